@@ -1,0 +1,89 @@
+package dev.tala.core.io;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The only way TalaDB touches files. Every byte the database writes or reads passes through
+ * one of these methods, so a test can substitute {@link dev.tala.core.io.fault.FaultInjectingFileLayer}
+ * and see exactly what a crash, a torn write or a full disk would leave behind.
+ *
+ * <p>Durability follows POSIX: bytes are durable after {@link WritableFile#force()}; a file's
+ * existence (create, rename, delete) is durable after {@link #syncDirectory(Path)} of its parent.
+ */
+public interface FileLayer {
+    /** Creates {@code file} empty (truncating an existing one) and opens it for writing. */
+    WritableFile create(Path file) throws IOException;
+
+    /** Opens an existing file for appending at its end. */
+    WritableFile openForAppend(Path file) throws IOException;
+
+    ReadableFile openForRead(Path file) throws IOException;
+
+    /** Maps the whole file read-only; the mapping lives until the region is closed. */
+    MappedRegion map(Path file) throws IOException;
+
+    /** Atomically renames {@code source} to {@code target}, replacing it if it exists. */
+    void rename(Path source, Path target) throws IOException;
+
+    /** Deletes the file if it exists. */
+    void delete(Path file) throws IOException;
+
+    boolean exists(Path path);
+
+    long size(Path file) throws IOException;
+
+    /** The regular files directly inside {@code dir}, sorted by name; empty if it does not exist. */
+    List<Path> list(Path dir) throws IOException;
+
+    void createDirectories(Path dir) throws IOException;
+
+    /** Makes the creates, renames and deletes of entries in {@code dir} durable. */
+    void syncDirectory(Path dir) throws IOException;
+
+    /**
+     * Takes an exclusive lock on {@code lockFile} (created if missing) for this process, writing
+     * the holder's pid into it.
+     *
+     * @throws dev.tala.core.error.DatabaseLockedException if another opener, in this process or
+     *     another, holds it
+     */
+    DirectoryLock lock(Path lockFile) throws IOException;
+
+    /** Reads a whole (small) file. */
+    default byte[] readAllBytes(Path file) throws IOException {
+        try (ReadableFile in = openForRead(file)) {
+            long size = in.size();
+            if (size > Integer.MAX_VALUE - 16) {
+                throw new IOException(file + " is too large to read whole (" + size + " bytes)");
+            }
+            ByteBuffer buffer = ByteBuffer.allocate((int) size);
+            in.readFully(0, buffer);
+            return buffer.array();
+        }
+    }
+
+    /**
+     * Writes {@code content} to {@code target} so that, after a crash, {@code target} holds
+     * either its old content or all of the new: write a temporary file, force it, rename it over
+     * the target, sync the directory.
+     */
+    default void writeAtomically(Path target, byte[] content) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        try (WritableFile out = create(tmp)) {
+            out.append(ByteBuffer.wrap(content));
+            out.force();
+        }
+        rename(tmp, target);
+        syncDirectory(target.getParent());
+    }
+
+    /** Thrown by {@link ReadableFile#readFully} when the file ends first. */
+    static EOFException shortRead(Path file, long position, int wanted, long size) {
+        return new EOFException(file + ": wanted " + wanted + " bytes at offset " + position
+                + " but the file has " + size);
+    }
+}

@@ -1,0 +1,296 @@
+package dev.tala.core.io;
+
+import dev.tala.core.error.DatabaseLockedException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The file layer over the real file system, with FileChannel I/O and FFM mappings. */
+public final class LocalFileLayer implements FileLayer {
+    /** One instance is enough; it holds no state but the process-wide lock table. */
+    public static final LocalFileLayer INSTANCE = new LocalFileLayer();
+
+    // POSIX record locks belong to the process, and closing any descriptor of the file drops
+    // them; so a second opener in this JVM is refused here, before it opens a descriptor.
+    private static final Set<Path> LOCKED_IN_THIS_PROCESS = ConcurrentHashMap.newKeySet();
+
+    private LocalFileLayer() {
+    }
+
+    @Override
+    public WritableFile create(Path file) throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        return new ChannelWritableFile(file, ch);
+    }
+
+    @Override
+    public WritableFile openForAppend(Path file) throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+        return new ChannelWritableFile(file, ch);
+    }
+
+    @Override
+    public ReadableFile openForRead(Path file) throws IOException {
+        return new ChannelReadableFile(file, FileChannel.open(file, StandardOpenOption.READ));
+    }
+
+    @Override
+    public MappedRegion map(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment segment = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+                return new ArenaMappedRegion(file, segment, arena);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public void rename(Path source, Path target) throws IOException {
+        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void delete(Path file) throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return Files.exists(path);
+    }
+
+    @Override
+    public long size(Path file) throws IOException {
+        return Files.size(file);
+    }
+
+    @Override
+    public List<Path> list(Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (Files.isRegularFile(p)) {
+                    out.add(p);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public void createDirectories(Path dir) throws IOException {
+        Files.createDirectories(dir);
+    }
+
+    @Override
+    public void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    @Override
+    public DirectoryLock lock(Path lockFile) throws IOException {
+        Path key = lockFile.toAbsolutePath().normalize();
+        if (!LOCKED_IN_THIS_PROCESS.add(key)) {
+            throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
+        }
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                OptionalLong holder = readPid(ch);
+                ch.close();
+                LOCKED_IN_THIS_PROCESS.remove(key);
+                throw new DatabaseLockedException(lockFile, holder);
+            }
+            ch.truncate(0);
+            ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            ch.force(true);
+            return new ChannelDirectoryLock(lockFile, key, ch, lock);
+        } catch (IOException | RuntimeException e) {
+            if (ch != null && ch.isOpen() && !(e instanceof DatabaseLockedException)) {
+                ch.close();
+                LOCKED_IN_THIS_PROCESS.remove(key);
+            }
+            throw e;
+        }
+    }
+
+    private static OptionalLong readPid(FileChannel ch) {
+        try {
+            ByteBuffer buf = ByteBuffer.allocate(32);
+            ch.read(buf, 0);
+            String text = new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII).trim();
+            return text.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(text));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static final class ChannelWritableFile implements WritableFile {
+        private final Path path;
+        private final FileChannel channel;
+
+        ChannelWritableFile(Path path, FileChannel channel) throws IOException {
+            this.path = path;
+            this.channel = channel;
+            channel.position(channel.size());
+        }
+
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public void append(ByteBuffer source) throws IOException {
+            while (source.hasRemaining()) {
+                channel.write(source);
+            }
+        }
+
+        @Override
+        public void write(long position, ByteBuffer source) throws IOException {
+            long at = position;
+            while (source.hasRemaining()) {
+                at += channel.write(source, at);
+            }
+        }
+
+        @Override
+        public void force() throws IOException {
+            // fdatasync: the data and the file length, which is all a reader needs.
+            channel.force(false);
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+            channel.truncate(size);
+            channel.position(Math.min(channel.position(), size));
+        }
+
+        @Override
+        public long size() throws IOException {
+            return channel.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    private static final class ChannelReadableFile implements ReadableFile {
+        private final Path path;
+        private final FileChannel channel;
+
+        ChannelReadableFile(Path path, FileChannel channel) {
+            this.path = path;
+            this.channel = channel;
+        }
+
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return channel.size();
+        }
+
+        @Override
+        public void readFully(long position, ByteBuffer destination) throws IOException {
+            long at = position;
+            int wanted = destination.remaining();
+            while (destination.hasRemaining()) {
+                int n = channel.read(destination, at);
+                if (n < 0) {
+                    throw FileLayer.shortRead(path, position, wanted, channel.size());
+                }
+                at += n;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    private record ArenaMappedRegion(Path path, MemorySegment segment, Arena arena) implements MappedRegion {
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+
+    private static final class ChannelDirectoryLock implements DirectoryLock {
+        private final Path path;
+        private final Path key;
+        private final FileChannel channel;
+        private final FileLock lock;
+        private boolean released;
+
+        ChannelDirectoryLock(Path path, Path key, FileChannel channel, FileLock lock) {
+            this.path = path;
+            this.key = key;
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public synchronized void close() throws IOException {
+            if (released) {
+                return;
+            }
+            released = true;
+            try {
+                lock.release();
+                channel.close();
+            } finally {
+                LOCKED_IN_THIS_PROCESS.remove(key);
+            }
+        }
+    }
+}

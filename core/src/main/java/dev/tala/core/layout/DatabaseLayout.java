@@ -1,0 +1,92 @@
+package dev.tala.core.layout;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * Where each file of a database directory lives, and how numbered files are named:
+ * <pre>
+ * DIR/LOCK                    held while a process has the database open
+ * DIR/OPTIONS                 options fixed at creation (dimension, dtype, ...)
+ * DIR/MANIFEST                append-only log of segment and WAL edits
+ * DIR/wal/NNNN...NNNN.wal     WAL files, 20-digit increasing numbers
+ * DIR/segments/NNNN...N.tbf   TBF segments, named by segment id
+ * DIR/lost/                   complete segments the manifest did not list, kept for inspection
+ * </pre>
+ */
+public record DatabaseLayout(Path dir) {
+    public static final String WAL_SUFFIX = ".wal";
+    public static final String SEGMENT_SUFFIX = ".tbf";
+    private static final int NUMBER_DIGITS = 20;
+
+    public DatabaseLayout {
+        dir = dir.toAbsolutePath().normalize();
+    }
+
+    public Path lockFile() {
+        return dir.resolve("LOCK");
+    }
+
+    public Path optionsFile() {
+        return dir.resolve("OPTIONS");
+    }
+
+    public Path manifestFile() {
+        return dir.resolve("MANIFEST");
+    }
+
+    public Path walDir() {
+        return dir.resolve("wal");
+    }
+
+    public Path segmentDir() {
+        return dir.resolve("segments");
+    }
+
+    public Path lostDir() {
+        return dir.resolve("lost");
+    }
+
+    public Path walFile(long number) {
+        return walDir().resolve(numbered(number, WAL_SUFFIX));
+    }
+
+    public Path segmentFile(long segmentId) {
+        return segmentDir().resolve(numbered(segmentId, SEGMENT_SUFFIX));
+    }
+
+    /** The number in a WAL file's name, or empty if the name is not one of ours. */
+    public static OptionalLong walNumber(Path file) {
+        return parseNumbered(file, WAL_SUFFIX);
+    }
+
+    /** The segment id in a segment file's name, or empty if the name is not one of ours. */
+    public static OptionalLong segmentId(Path file) {
+        return parseNumbered(file, SEGMENT_SUFFIX);
+    }
+
+    static String numbered(long number, String suffix) {
+        if (number < 0) {
+            throw new IllegalArgumentException("file numbers are >= 0, got " + number);
+        }
+        String digits = Long.toString(number);
+        return "0".repeat(NUMBER_DIGITS - digits.length()) + digits + suffix;
+    }
+
+    private static OptionalLong parseNumbered(Path file, String suffix) {
+        String name = file.getFileName().toString();
+        if (name.length() != NUMBER_DIGITS + suffix.length() || !name.endsWith(suffix)) {
+            return OptionalLong.empty();
+        }
+        for (int i = 0; i < NUMBER_DIGITS; i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return OptionalLong.empty();
+            }
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(name.substring(0, NUMBER_DIGITS)));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // 20 digits can exceed a long
+        }
+    }
+}

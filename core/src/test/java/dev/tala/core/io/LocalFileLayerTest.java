@@ -1,0 +1,101 @@
+package dev.tala.core.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.error.DatabaseLockedException;
+import java.io.BufferedReader;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalFileLayerTest {
+    @TempDir
+    Path dir;
+    final FileLayer fs = LocalFileLayer.INSTANCE;
+
+    @Test
+    void appendPositionalWriteReadAndMap() throws IOException {
+        Path p = dir.resolve("f");
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            f.write(1, ByteBuffer.wrap(new byte[] {9}));
+            f.force();
+            assertEquals(4, f.size());
+        }
+        try (WritableFile f = fs.openForAppend(p)) {
+            f.append(ByteBuffer.wrap(new byte[] {5}));
+        }
+        ByteBuffer b = ByteBuffer.allocate(5);
+        try (ReadableFile in = fs.openForRead(p)) {
+            in.readFully(0, b);
+            assertThrows(EOFException.class, () -> in.readFully(3, ByteBuffer.allocate(3)));
+        }
+        assertEquals(List.of((byte) 1, (byte) 9, (byte) 3, (byte) 4, (byte) 5),
+                List.of(b.get(0), b.get(1), b.get(2), b.get(3), b.get(4)));
+        MappedRegion m = fs.map(p);
+        assertEquals(9, m.segment().get(ValueLayout.JAVA_BYTE, 1));
+        m.close();
+        assertThrows(IllegalStateException.class, () -> m.segment().get(ValueLayout.JAVA_BYTE, 1),
+                "a closed mapping refuses access instead of crashing");
+    }
+
+    @Test
+    void writeAtomicallyReplacesTheWholeFile() throws IOException {
+        Path p = dir.resolve("OPTIONS");
+        fs.writeAtomically(p, "one".getBytes());
+        fs.writeAtomically(p, "two".getBytes());
+        assertEquals("two", Files.readString(p));
+        assertEquals(List.of(p), fs.list(dir));
+    }
+
+    @Test
+    void listIsSortedAndSkipsDirectories() throws IOException {
+        Files.createDirectories(dir.resolve("sub"));
+        Files.writeString(dir.resolve("b"), "");
+        Files.writeString(dir.resolve("a"), "");
+        assertEquals(List.of(dir.resolve("a"), dir.resolve("b")), fs.list(dir));
+        assertEquals(List.of(), fs.list(dir.resolve("missing")));
+    }
+
+    @Test
+    void aSecondOpenerInThisProcessIsRefusedUntilRelease() throws IOException {
+        Path lock = dir.resolve("LOCK");
+        DirectoryLock held = fs.lock(lock);
+        DatabaseLockedException e = assertThrows(DatabaseLockedException.class, () -> fs.lock(lock));
+        assertEquals(ProcessHandle.current().pid(), e.holderPid().orElseThrow());
+        assertTrue(e.getMessage().contains("database locked"), e.getMessage());
+        held.close();
+        fs.lock(lock).close();
+    }
+
+    @Test
+    void aLockHeldByAnotherProcessNamesItsPid() throws Exception {
+        Path lock = dir.resolve("LOCK");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                LockHolder.class.getName(), lock.toString()).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream()));
+            assertEquals("locked", out.readLine());
+            DatabaseLockedException e = assertThrows(DatabaseLockedException.class, () -> fs.lock(lock));
+            assertEquals(child.pid(), e.holderPid().orElseThrow());
+            assertTrue(e.getMessage().contains("pid " + child.pid()), e.getMessage());
+        } finally {
+            child.getOutputStream().close();
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        }
+        fs.lock(lock).close();
+        assertFalse(child.isAlive());
+    }
+}

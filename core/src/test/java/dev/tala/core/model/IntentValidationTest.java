@@ -1,0 +1,138 @@
+package dev.tala.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.error.InvalidIntentException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.FloatRange;
+import org.junit.jupiter.api.Test;
+
+class IntentValidationTest {
+    private static Intent.Builder valid() {
+        return Intent.builder()
+                .id(IntentId.newV7())
+                .timestampNs(1_700_000_000_000_000_000L)
+                .contextHash(-1L)
+                .confidence(0.5f)
+                .status(Status.SUCCESS)
+                .command("kubectl rollout restart deploy/api")
+                .embedding(new float[] {0.1f, -0.2f, 0.3f});
+    }
+
+    private static void rejects(String field, String messagePart, Consumer<Intent.Builder> change) {
+        Intent.Builder b = valid();
+        change.accept(b);
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, b::build);
+        assertEquals(field, e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains(messagePart), e.getMessage());
+    }
+
+    @Test
+    void aValidIntentBuildsAndKeepsItsFields() {
+        Intent i = valid().outcome(new Outcome(1234, -1)).addEdge(IntentId.newV7(), Relation.RETRY, 0.25f).build();
+        assertEquals(Status.SUCCESS, i.status());
+        assertEquals(3, i.dimension());
+        assertEquals(-0.2f, i.embedding(1));
+        assertEquals(new Outcome(1234, -1), i.outcome());
+        assertEquals(1, i.edges().size());
+        assertEquals(i, i.toBuilder().build());
+    }
+
+    @Test
+    void missingFieldsAreNamed() {
+        rejects("id", "missing", b -> b.id(null));
+        rejects("status", "missing", b -> b.status(null));
+        rejects("command", "missing", b -> b.command(null));
+        rejects("embedding", "missing", b -> b.embedding(null));
+    }
+
+    @Test
+    void confidenceOutsideUnitIntervalOrNanIsRejected() {
+        rejects("confidence", "[0, 1]", b -> b.confidence(1.0001f));
+        rejects("confidence", "[0, 1]", b -> b.confidence(-0.01f));
+        rejects("confidence", "[0, 1]", b -> b.confidence(Float.NaN));
+    }
+
+    @Property
+    void everyConfidenceInsideTheIntervalIsAccepted(@ForAll @FloatRange(min = 0, max = 1) float c) {
+        assertEquals(c, valid().confidence(c).build().confidence());
+    }
+
+    @Test
+    void nonFiniteEmbeddingValuesAreRejectedWithTheirIndex() {
+        rejects("embedding", "value 1 is NaN", b -> b.embedding(new float[] {0, Float.NaN, 0}));
+        rejects("embedding", "value 2 is Infinity", b -> b.embedding(new float[] {0, 0, Float.POSITIVE_INFINITY}));
+        rejects("embedding", "1 to", b -> b.embedding(new float[0]));
+    }
+
+    @Test
+    void wrongDimensionIsRejectedAgainstTheDatabase() {
+        Intent i = valid().build();
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireDimension(384));
+        assertEquals("embedding", e.field());
+        assertTrue(e.getMessage().contains("has 3 values but the database's dimension is 384"), e.getMessage());
+        i.requireDimension(3);
+    }
+
+    @Test
+    void commandOver64KibOfUtf8IsRejected() {
+        String atLimit = "a".repeat(IntentLimits.MAX_COMMAND_BYTES);
+        assertEquals(atLimit, valid().command(atLimit).build().command());
+        rejects("command", "65537 bytes", b -> b.command(atLimit + "b"));
+        // 3 bytes per character in UTF-8: 21846 * 3 > 65536 although the string is short.
+        rejects("command", "bytes of UTF-8", b -> b.command("\u20ac".repeat(21_846)));
+        rejects("command", "unpaired surrogate", b -> b.command("bad \ud800 text"));
+    }
+
+    @Test
+    void tooManyEdgesOrBadEdgesAreRejected() {
+        List<Edge> edges = new ArrayList<>();
+        for (int i = 0; i <= IntentLimits.MAX_EDGES; i++) {
+            edges.add(new Edge(IntentId.of(0, i), Relation.CAUSAL, 1f));
+        }
+        rejects("edges", "1025 edges", b -> b.edges(edges));
+        assertEquals(1024, valid().edges(edges.subList(0, 1024)).build().edges().size());
+        InvalidIntentException e = assertThrows(InvalidIntentException.class,
+                () -> new Edge(IntentId.of(0, 1), Relation.CAUSAL, Float.NaN));
+        assertEquals("edges.weight", e.field());
+    }
+
+    @Test
+    void negativeTimestampsAndLatenciesAreRejected() {
+        rejects("timestamp", ">= 0", b -> b.timestampNs(-1));
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> new Outcome(-5, 0));
+        assertEquals("outcome.latency_ns", e.field());
+    }
+
+    @Test
+    void enumLabelsParseAndUnknownOnesAreNamed() {
+        assertEquals(Status.PARTIAL, Status.parse("partial"));
+        assertEquals(Relation.DEPENDENCY, Relation.parse("dependency"));
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> Status.parse("done"));
+        assertEquals("status", e.field());
+        assertTrue(e.getMessage().contains("\"done\""));
+        assertThrows(InvalidIntentException.class, () -> Relation.parse("sibling"));
+        for (Status s : Status.values()) {
+            assertEquals(s, Status.ofCode(s.code()));
+        }
+        for (Relation r : Relation.values()) {
+            assertEquals(r, Relation.ofCode(r.code()));
+        }
+    }
+
+    @Test
+    void theEmbeddingCannotBeChangedFromOutside() {
+        float[] values = {1, 2, 3};
+        Intent i = valid().embedding(values).build();
+        values[0] = 99;
+        assertEquals(1f, i.embedding(0));
+        i.embedding()[1] = 99;
+        assertEquals(2f, i.embedding(1));
+    }
+}
