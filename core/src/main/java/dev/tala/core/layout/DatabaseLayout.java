@@ -48,11 +48,19 @@ public record DatabaseLayout(Path dir) {
     }
 
     public Path walFile(long number) {
-        return walDir().resolve(numbered(number, WAL_SUFFIX));
+        return walDir().resolve(walFileName(number));
     }
 
     public Path segmentFile(long segmentId) {
-        return segmentDir().resolve(numbered(segmentId, SEGMENT_SUFFIX));
+        return segmentDir().resolve(segmentFileName(segmentId));
+    }
+
+    public static String walFileName(long number) {
+        return numbered(number, WAL_SUFFIX);
+    }
+
+    public static String segmentFileName(long segmentId) {
+        return numbered(segmentId, SEGMENT_SUFFIX);
     }
 
     /** The number in a WAL file's name, or empty if the name is not one of ours. */

@@ -1,0 +1,133 @@
+package dev.tala.core.testing;
+
+import dev.tala.core.io.DirectoryLock;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.MappedRegion;
+import dev.tala.core.io.ReadableFile;
+import dev.tala.core.io.WritableFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A file layer that forwards everything to another one; tests override the hooks to slow down,
+ * count or fail particular operations.
+ */
+public class ForwardingFileLayer implements FileLayer {
+    protected final FileLayer inner;
+
+    public ForwardingFileLayer(FileLayer inner) {
+        this.inner = inner;
+    }
+
+    /** Runs before every force of a writable file. */
+    protected void beforeForce(Path file) throws IOException {
+    }
+
+    /** Runs before every append or positional write, with the number of bytes. */
+    protected void beforeWrite(Path file, long bytes) throws IOException {
+    }
+
+    @Override
+    public WritableFile create(Path file) throws IOException {
+        return wrap(inner.create(file));
+    }
+
+    @Override
+    public WritableFile openForAppend(Path file) throws IOException {
+        return wrap(inner.openForAppend(file));
+    }
+
+    private WritableFile wrap(WritableFile f) {
+        return new WritableFile() {
+            @Override
+            public Path path() {
+                return f.path();
+            }
+
+            @Override
+            public void append(ByteBuffer source) throws IOException {
+                beforeWrite(f.path(), source.remaining());
+                f.append(source);
+            }
+
+            @Override
+            public void write(long position, ByteBuffer source) throws IOException {
+                beforeWrite(f.path(), source.remaining());
+                f.write(position, source);
+            }
+
+            @Override
+            public void force() throws IOException {
+                beforeForce(f.path());
+                f.force();
+            }
+
+            @Override
+            public void truncate(long size) throws IOException {
+                f.truncate(size);
+            }
+
+            @Override
+            public long size() throws IOException {
+                return f.size();
+            }
+
+            @Override
+            public void close() throws IOException {
+                f.close();
+            }
+        };
+    }
+
+    @Override
+    public ReadableFile openForRead(Path file) throws IOException {
+        return inner.openForRead(file);
+    }
+
+    @Override
+    public MappedRegion map(Path file) throws IOException {
+        return inner.map(file);
+    }
+
+    @Override
+    public void rename(Path source, Path target) throws IOException {
+        inner.rename(source, target);
+    }
+
+    @Override
+    public void delete(Path file) throws IOException {
+        inner.delete(file);
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return inner.exists(path);
+    }
+
+    @Override
+    public long size(Path file) throws IOException {
+        return inner.size(file);
+    }
+
+    @Override
+    public List<Path> list(Path dir) throws IOException {
+        return inner.list(dir);
+    }
+
+    @Override
+    public void createDirectories(Path dir) throws IOException {
+        inner.createDirectories(dir);
+    }
+
+    @Override
+    public void syncDirectory(Path dir) throws IOException {
+        inner.syncDirectory(dir);
+    }
+
+    @Override
+    public DirectoryLock lock(Path lockFile) throws IOException {
+        return inner.lock(lockFile);
+    }
+}

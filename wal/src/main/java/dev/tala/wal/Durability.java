@@ -1,0 +1,63 @@
+package dev.tala.wal;
+
+import java.time.Duration;
+
+/**
+ * When a write is acknowledged relative to the disk.
+ *
+ * <ul>
+ *   <li>{@link #sync()}: after a force that covers it. Concurrent writers share one force.</li>
+ *   <li>{@link #batch(Duration)}: after it reached the operating system; a background thread
+ *       forces the log every interval, so a power loss loses at most that interval.</li>
+ *   <li>{@link #none()}: after it reached the operating system; survives a process kill, not
+ *       a power loss.</li>
+ * </ul>
+ */
+public record Durability(Mode mode, Duration interval) {
+    public enum Mode { SYNC, BATCH, NONE }
+
+    public Durability {
+        if (mode == Mode.BATCH && (interval == null || interval.isNegative() || interval.isZero())) {
+            throw new IllegalArgumentException("BATCH durability needs a positive interval");
+        }
+        if (mode != Mode.BATCH) {
+            interval = Duration.ZERO;
+        }
+    }
+
+    public static Durability sync() {
+        return new Durability(Mode.SYNC, null);
+    }
+
+    public static Durability none() {
+        return new Durability(Mode.NONE, null);
+    }
+
+    public static Durability batch(Duration interval) {
+        return new Durability(Mode.BATCH, interval);
+    }
+
+    /** Parses "sync", "none" or "batch:&lt;millis&gt;" (as written in OPTIONS and on the command line). */
+    public static Durability parse(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("sync")) {
+            return sync();
+        }
+        if (t.equals("none")) {
+            return none();
+        }
+        if (t.startsWith("batch:")) {
+            try {
+                return batch(Duration.ofMillis(Long.parseLong(t.substring(6))));
+            } catch (NumberFormatException e) {
+                // fall through to the error below
+            }
+        }
+        throw new IllegalArgumentException("durability \"" + text + "\" is not sync, none or batch:<millis>");
+    }
+
+    @Override
+    public String toString() {
+        return mode == Mode.BATCH ? "batch:" + interval.toMillis() : mode.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.tala.wal;
+
+import static dev.tala.wal.WalRecordCodec.INT;
+import static dev.tala.wal.WalRecordCodec.LONG;
+
+import dev.tala.core.checksum.Crc32c;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads one WAL file's bytes as a sequence of steps: an intact record, a damaged one, or the
+ * end. It judges each record on its own; whether damage is a torn tail or corruption is the
+ * replayer's call, which asks {@link #nextIntactRecordAfter} to decide.
+ */
+final class WalFileScanner {
+    /** One step of the scan. */
+    sealed interface Step {
+    }
+
+    /** An intact record occupying [offset, end). */
+    record Intact(long offset, long end, WalRecord record) implements Step {
+    }
+
+    /** Bytes at {@code offset} that are not an intact record; {@code what} says why. */
+    record Damaged(long offset, String what) implements Step {
+    }
+
+    /** The file ends exactly at {@code offset}. */
+    record End(long offset) implements Step {
+    }
+
+    private final MemorySegment file;
+
+    WalFileScanner(MemorySegment file) {
+        this.file = file;
+    }
+
+    long size() {
+        return file.byteSize();
+    }
+
+    /** Checks the file header; returns null when it is intact, else what is wrong. */
+    String checkFileHeader(long expectedFileNumber) {
+        if (file.byteSize() < WalFormat.FILE_HEADER_BYTES) {
+            return "file header incomplete (" + file.byteSize() + " of " + WalFormat.FILE_HEADER_BYTES + " bytes)";
+        }
+        for (int i = 0; i < WalFormat.MAGIC.length; i++) {
+            if (file.get(ValueLayout.JAVA_BYTE, i) != WalFormat.MAGIC[i]) {
+                return "bad magic: not a TalaDB WAL file";
+            }
+        }
+        short version = file.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 4);
+        if (version != WalFormat.VERSION) {
+            return "unsupported WAL version " + version;
+        }
+        long number = file.get(LONG, 8);
+        if (number != expectedFileNumber) {
+            return "file header names WAL file " + number + " but the file is named " + expectedFileNumber;
+        }
+        return null;
+    }
+
+    /** The step starting at {@code offset}. */
+    Step stepAt(long offset) {
+        long size = file.byteSize();
+        if (offset == size) {
+            return new End(offset);
+        }
+        if (size - offset < WalFormat.RECORD_HEADER_BYTES) {
+            return new Damaged(offset, "incomplete record header (" + (size - offset) + " bytes before the end of the file)");
+        }
+        int storedHeaderCrc = file.get(INT, offset + WalFormat.HEADER_CRC_OFFSET);
+        if (storedHeaderCrc != Crc32c.of(file, offset, WalFormat.HEADER_CRC_OFFSET)) {
+            return new Damaged(offset, isZero(offset, WalFormat.RECORD_HEADER_BYTES)
+                    ? "zero-filled bytes where a record header should be" : "record header checksum mismatch");
+        }
+        long length = Integer.toUnsignedLong(file.get(INT, offset + WalFormat.LENGTH_OFFSET));
+        if (length > WalFormat.MAX_PAYLOAD_BYTES) {
+            return new Damaged(offset, "record length " + length + " exceeds the limit " + WalFormat.MAX_PAYLOAD_BYTES);
+        }
+        long payloadStart = offset + WalFormat.RECORD_HEADER_BYTES;
+        if (length > size - payloadStart) {
+            return new Damaged(offset, "record of " + length + " bytes runs past the end of the file ("
+                    + (size - payloadStart) + " bytes left)");
+        }
+        if (file.get(INT, offset + WalFormat.CRC_OFFSET) != payloadCrc(offset, length)) {
+            return new Damaged(offset, "record checksum mismatch");
+        }
+        byte type = file.get(ValueLayout.JAVA_BYTE, offset + WalFormat.TYPE_OFFSET);
+        long sequence = file.get(LONG, offset + WalFormat.SEQUENCE_OFFSET);
+        try {
+            List<WalOp> ops = WalRecordCodec.decodePayload(type, file.asSlice(payloadStart, length));
+            if (sequence < 0 || sequence > Long.MAX_VALUE - ops.size()) {
+                return new Damaged(offset, "impossible sequence number " + Long.toUnsignedString(sequence));
+            }
+            return new Intact(offset, payloadStart + length, new WalRecord(sequence, ops));
+        } catch (WalRecordCodec.MalformedPayloadException e) {
+            return new Damaged(payloadStart + e.offset, e.getMessage());
+        }
+    }
+
+    /**
+     * The offset of the first intact record that starts after {@code offset}, or -1. Used to
+     * tell a torn tail (nothing intact follows) from corruption in the middle, and to resume
+     * after a skipped record. Cheap checks first: the header checksum rejects almost every
+     * offset before the payload is looked at.
+     */
+    long nextIntactRecordAfter(long offset) {
+        long last = file.byteSize() - WalFormat.RECORD_HEADER_BYTES;
+        for (long at = offset + 1; at <= last; at++) {
+            if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)
+                    && stepAt(at) instanceof Intact) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    private int payloadCrc(long offset, long length) {
+        CRC32C crc = new CRC32C();
+        crc.update(file.asSlice(offset + WalFormat.TYPE_OFFSET, 9).asByteBuffer());
+        crc.update(file.asSlice(offset + WalFormat.RECORD_HEADER_BYTES, length).asByteBuffer());
+        return (int) crc.getValue();
+    }
+
+    private boolean isZero(long offset, long length) {
+        for (long i = 0; i < length; i++) {
+            if (file.get(ValueLayout.JAVA_BYTE, offset + i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

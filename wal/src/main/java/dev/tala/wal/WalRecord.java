@@ -1,0 +1,33 @@
+package dev.tala.wal;
+
+import java.util.List;
+
+/**
+ * A logged record: {@code ops.size()} consecutive sequence numbers starting at
+ * {@code firstSequence}, applied all or none.
+ */
+public record WalRecord(long firstSequence, List<WalOp> ops) {
+    public WalRecord {
+        if (ops.isEmpty()) {
+            throw new IllegalArgumentException("a record holds at least one op");
+        }
+        ops = List.copyOf(ops);
+    }
+
+    public long lastSequence() {
+        return firstSequence + ops.size() - 1;
+    }
+
+    /** The record type byte for these ops. */
+    byte type() {
+        return ops.size() > 1 ? WalFormat.TYPE_BATCH : typeOf(ops.getFirst());
+    }
+
+    static byte typeOf(WalOp op) {
+        return switch (op) {
+            case WalOp.Put p -> WalFormat.TYPE_PUT;
+            case WalOp.Delete d -> WalFormat.TYPE_DELETE;
+            case WalOp.AttachOutcome o -> WalFormat.TYPE_OUTCOME;
+        };
+    }
+}

@@ -1,0 +1,201 @@
+package dev.tala.wal;
+
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.StorageException;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.MappedRegion;
+import dev.tala.core.layout.DatabaseLayout;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Replays WAL files in order, handing each intact record newer than a cut-off to a consumer,
+ * and deciding by the {@link WalRecoveryMode} what damage means. Reads only: truncating a torn
+ * tail or dropping files past a stop point is the recovery procedure's job, driven by the
+ * returned {@link ReplayReport}.
+ */
+public final class WalReplayer {
+    private WalReplayer() {
+    }
+
+    /** The WAL files in {@code walDir} numbered {@code >= fromNumber}, in order. */
+    public static List<Path> walFiles(FileLayer fs, Path walDir, long fromNumber) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : fs.list(walDir)) {
+            DatabaseLayout.walNumber(p).ifPresent(n -> {
+                if (n >= fromNumber) {
+                    out.add(p);
+                }
+            });
+        }
+        out.sort((a, b) -> Long.compare(DatabaseLayout.walNumber(a).getAsLong(), DatabaseLayout.walNumber(b).getAsLong()));
+        return out;
+    }
+
+    /**
+     * Replays {@code files} (in order) and gives {@code apply} every intact record whose
+     * sequence numbers are all above {@code afterSequence}.
+     *
+     * @throws CorruptionException for damage the mode does not tolerate, naming file and offset
+     */
+    public static ReplayReport replay(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
+                                      Consumer<WalRecord> apply) {
+        List<ReplayReport.FileReport> reports = new ArrayList<>();
+        long lastSequence = afterSequence;
+        long lastSeen = 0;
+        long applied = 0;
+        ReplayReport.Stop stop = null;
+        for (int i = 0; i < files.size(); i++) {
+            Path path = files.get(i);
+            long number = DatabaseLayout.walNumber(path).orElseThrow(
+                    () -> new IllegalArgumentException(path + " is not named like a WAL file"));
+            if (stop != null) {
+                reports.add(new ReplayReport.FileReport(path, number, sizeOf(fs, path), 0, 0, 0, 0, List.of(), true));
+                continue;
+            }
+            FileReplay r = new FileReplay(path, number, i == files.size() - 1, mode, lastSequence, lastSeen, apply);
+            try (MappedRegion region = fs.map(path)) {
+                r.run(new WalFileScanner(region.segment()));
+            } catch (IOException e) {
+                throw new StorageException("cannot read " + path, e);
+            }
+            reports.add(r.report());
+            lastSequence = r.lastSequence;
+            lastSeen = r.lastSeen;
+            applied += r.applied;
+            stop = r.stop;
+        }
+        return new ReplayReport(mode, List.copyOf(reports), lastSequence, applied, stop);
+    }
+
+    private static long sizeOf(FileLayer fs, Path p) {
+        try {
+            return fs.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** The replay of one file; holds its counters while it runs. */
+    private static final class FileReplay {
+        final Path path;
+        final long number;
+        final boolean newest;
+        final WalRecoveryMode mode;
+        final Consumer<WalRecord> apply;
+        final List<ReplayReport.Skipped> skipped = new ArrayList<>();
+        /** The last sequence number applied (or already flushed before replay began). */
+        long lastSequence;
+        /** The last sequence number read, applied or not: sequence numbers only grow. */
+        long lastSeen;
+        long read;
+        long applied;
+        long validEnd;
+        long droppedTail;
+        long size;
+        ReplayReport.Stop stop;
+
+        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, long lastSequence, long lastSeen,
+                   Consumer<WalRecord> apply) {
+            this.path = path;
+            this.number = number;
+            this.newest = newest;
+            this.mode = mode;
+            this.lastSequence = lastSequence;
+            this.lastSeen = lastSeen;
+            this.apply = apply;
+        }
+
+        void run(WalFileScanner scanner) {
+            size = scanner.size();
+            String headerProblem = scanner.checkFileHeader(number);
+            if (headerProblem != null) {
+                // Only the newest file can have a half-written header: it was being created.
+                if (newest && scanner.nextIntactRecordAfter(0) < 0 && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+                    droppedTail = size;
+                    return;
+                }
+                damaged(scanner, 0, headerProblem, true);
+                return;
+            }
+            long offset = WalFormat.FILE_HEADER_BYTES;
+            validEnd = offset;
+            while (true) {
+                WalFileScanner.Step step = scanner.stepAt(offset);
+                switch (step) {
+                    case WalFileScanner.End end -> {
+                        return;
+                    }
+                    case WalFileScanner.Intact intact -> {
+                        WalRecord record = intact.record();
+                        if (record.firstSequence() <= lastSeen) {
+                            offset = onDamage(scanner, intact.offset(), "sequence " + record.firstSequence()
+                                    + " does not follow " + lastSeen);
+                        } else {
+                            read++;
+                            lastSeen = record.lastSequence();
+                            if (record.firstSequence() > lastSequence) {
+                                apply.accept(record);
+                                applied++;
+                                lastSequence = record.lastSequence();
+                            }
+                            offset = intact.end();
+                            validEnd = offset;
+                        }
+                    }
+                    case WalFileScanner.Damaged d -> offset = onDamage(scanner, d.offset(), d.what());
+                }
+                if (offset < 0) {
+                    return;
+                }
+            }
+        }
+
+        /** Handles damage at {@code offset}; returns where to continue, or -1 to stop this file. */
+        private long onDamage(WalFileScanner scanner, long offset, String what) {
+            return damaged(scanner, offset, what, false);
+        }
+
+        private long damaged(WalFileScanner scanner, long offset, String what, boolean inHeader) {
+            long next = scanner.nextIntactRecordAfter(offset);
+            boolean tail = newest && next < 0 && !inHeader;
+            switch (mode) {
+                case TOLERATE_CORRUPTED_TAIL -> {
+                    if (tail) {
+                        droppedTail = size - offset;
+                        return -1;
+                    }
+                    throw corruption(offset, what);
+                }
+                case ABSOLUTE_CONSISTENCY -> throw corruption(offset, what);
+                case POINT_IN_TIME -> {
+                    stop = new ReplayReport.Stop(path, offset, what);
+                    droppedTail = size - offset;
+                    return -1;
+                }
+                case SKIP_CORRUPTED -> {
+                    if (next < 0) {
+                        droppedTail = size - offset;
+                        return -1;
+                    }
+                    skipped.add(new ReplayReport.Skipped(offset, next - offset, what));
+                    return next;
+                }
+            }
+            throw new AssertionError(mode);
+        }
+
+        private CorruptionException corruption(long offset, String what) {
+            String where = newest ? "" : " (not the newest WAL file, so not a torn tail)";
+            return new CorruptionException(path.toString(), offset, what + where);
+        }
+
+        ReplayReport.FileReport report() {
+            return new ReplayReport.FileReport(path, number, size, read, applied, validEnd, droppedTail,
+                    List.copyOf(skipped), false);
+        }
+    }
+}

@@ -1,0 +1,410 @@
+package dev.tala.wal;
+
+import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.io.FileLayer;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import net.openhft.chronicle.bytes.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log of a database: assigns sequence numbers, encodes records into an
+ * off-heap chronicle-bytes buffer, and makes them durable with group commit.
+ *
+ * <p>Appends are cheap and ordered: they only encode into the filling buffer under a lock.
+ * Durability is a separate step, {@link #awaitDurable}: the first waiter becomes the leader,
+ * swaps the filling buffer for an empty one, writes it (and forces, in SYNC mode) without the
+ * lock, then wakes everyone its write covered. Writers that arrive meanwhile append into the
+ * fresh buffer and are covered by the next leader: under load one force serves many writers.
+ *
+ * <p>Any I/O error is final: the log remembers it and refuses every later append and wait with
+ * {@link DatabaseFailedException}. A failed force is never retried, because after one the OS may
+ * report success for data it has dropped.
+ */
+public final class WriteAheadLog implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
+    private static final int INITIAL_BUFFER_BYTES = 256 * 1024;
+    private static final int RETAINED_BUFFER_BYTES = 8 * 1024 * 1024;
+
+    private final FileLayer fs;
+    private final Path walDir;
+    private final Durability durability;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition progress = lock.newCondition();
+    private final ScheduledExecutorService batchSync;
+
+    // Guarded by lock.
+    private WalFile current;
+    private Bytes<ByteBuffer> filling = newBuffer();
+    private Bytes<ByteBuffer> spare = newBuffer();
+    private long lastSequence;
+    private long writtenSequence;
+    private long forcedSequence;
+    private boolean leaderActive;
+    private Throwable failure;
+    private boolean closed;
+
+    // Statistics, guarded by lock.
+    private long records;
+    private long bytesLogged;
+    private long forces;
+    private long groupWrites;
+
+    private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability) {
+        this.fs = fs;
+        this.walDir = walDir;
+        this.durability = durability;
+        this.current = first;
+        this.lastSequence = lastSequence;
+        this.writtenSequence = lastSequence;
+        this.forcedSequence = lastSequence;
+        if (durability.mode() == Durability.Mode.BATCH) {
+            batchSync = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tala-wal-batch-sync");
+                t.setDaemon(true);
+                return t;
+            });
+            long period = durability.interval().toNanos();
+            batchSync.scheduleWithFixedDelay(this::periodicSync, period, period, TimeUnit.NANOSECONDS);
+        } else {
+            batchSync = null;
+        }
+    }
+
+    /**
+     * Starts a log in a new file {@code walDir/<fileNumber>.wal}, continuing after
+     * {@code lastSequence} (the highest sequence number already used by the database).
+     */
+    public static WriteAheadLog create(FileLayer fs, Path walDir, long fileNumber, long lastSequence,
+                                       Durability durability) throws IOException {
+        fs.createDirectories(walDir);
+        return new WriteAheadLog(fs, walDir, WalFile.create(fs, walDir, fileNumber), lastSequence, durability);
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    /**
+     * Logs {@code ops} as one atomic record with consecutive sequence numbers.
+     *
+     * @return the first sequence number assigned; the last is {@code first + ops.size() - 1}
+     * @throws dev.tala.core.error.InvalidIntentException if the record is too large (nothing logged)
+     * @throws DatabaseFailedException if an earlier write or force failed
+     */
+    public long append(List<WalOp> ops) {
+        lock.lock();
+        try {
+            ensureUsable();
+            long first = lastSequence + 1;
+            int bytes = WalRecordCodec.encode(new WalRecord(first, ops), filling);
+            lastSequence = first + ops.size() - 1;
+            records++;
+            bytesLogged += bytes;
+            return first;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until the record holding {@code sequence} may be acknowledged: forced to disk in
+     * SYNC mode, handed to the operating system otherwise.
+     */
+    public void awaitDurable(long sequence) {
+        commit(sequence, durability.mode() == Durability.Mode.SYNC);
+    }
+
+    /** Forces everything appended so far to disk, whatever the durability mode. */
+    public void sync() {
+        long target;
+        lock.lock();
+        try {
+            target = lastSequence;
+        } finally {
+            lock.unlock();
+        }
+        commit(target, true);
+    }
+
+    private void commit(long sequence, boolean force) {
+        Turn turn;
+        lock.lock();
+        try {
+            while (true) {
+                throwIfFailed();
+                if ((force ? forcedSequence : writtenSequence) >= sequence) {
+                    return;
+                }
+                if (closed) {
+                    throw new DatabaseClosedException("the write-ahead log was closed before sequence "
+                            + sequence + " was made durable");
+                }
+                if (!leaderActive) {
+                    break;
+                }
+                progress.awaitUninterruptibly();
+            }
+            turn = takeTurn();
+        } finally {
+            lock.unlock();
+        }
+        Throwable error = runIo(() -> {
+            writeOut(turn.batch, turn.file);
+            if (force) {
+                turn.file.force();
+            }
+        });
+        endTurn(turn, error, force, turn.file);
+    }
+
+    /**
+     * Finishes the current file (everything appended so far written and forced) and continues
+     * in a new file {@code newFileNumber}; records appended from now on go there.
+     *
+     * @return the number of the file that was finished
+     */
+    public long rotate(long newFileNumber) {
+        Turn turn;
+        lock.lock();
+        try {
+            while (leaderActive) {
+                progress.awaitUninterruptibly();
+            }
+            ensureUsable();
+            turn = takeTurn();
+        } finally {
+            lock.unlock();
+        }
+        WalFile[] next = new WalFile[1];
+        Throwable error = runIo(() -> {
+            writeOut(turn.batch, turn.file);
+            turn.file.force();
+            turn.file.close();
+            next[0] = WalFile.create(fs, walDir, newFileNumber);
+        });
+        endTurn(turn, error, true, next[0]);
+        return turn.file.number();
+    }
+
+    /** The buffer a leader writes out, the last sequence in it, and the file it goes to. */
+    private record Turn(Bytes<ByteBuffer> batch, long through, WalFile file) {
+    }
+
+    /** Called with the lock held and no leader active: this thread becomes the leader. */
+    private Turn takeTurn() {
+        leaderActive = true;
+        Turn turn = new Turn(filling, lastSequence, current);
+        filling = spare;
+        spare = null;
+        return turn;
+    }
+
+    /** Ends a leader's turn: records what became written (and forced), or the failure. */
+    private void endTurn(Turn turn, Throwable error, boolean forced, WalFile nowCurrent) {
+        lock.lock();
+        try {
+            spare = recycle(turn.batch);
+            leaderActive = false;
+            groupWrites++;
+            if (error == null) {
+                current = nowCurrent;
+                writtenSequence = turn.through;
+                if (forced) {
+                    forcedSequence = turn.through;
+                    forces++;
+                }
+            } else {
+                fail(error);
+            }
+            progress.signalAll();
+            throwIfFailed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private interface IoStep {
+        void run() throws IOException;
+    }
+
+    /** Runs a leader's I/O without the lock; whatever it throws becomes the log's failure. */
+    private static Throwable runIo(IoStep step) {
+        try {
+            step.run();
+            return null;
+        } catch (IOException | RuntimeException | Error e) {
+            return e;
+        }
+    }
+
+    private static void writeOut(Bytes<ByteBuffer> batch, WalFile file) throws IOException {
+        int length = (int) batch.writePosition();
+        if (length > 0) {
+            file.append(batch.underlyingObject().slice(0, length));
+        }
+    }
+
+    private static Bytes<ByteBuffer> recycle(Bytes<ByteBuffer> used) {
+        if (used.realCapacity() > RETAINED_BUFFER_BYTES) {
+            // One huge batch should not pin its buffer forever.
+            used.releaseLast();
+            return newBuffer();
+        }
+        used.clear();
+        return used;
+    }
+
+    private static Bytes<ByteBuffer> newBuffer() {
+        Bytes<ByteBuffer> b = Bytes.elasticByteBuffer(INITIAL_BUFFER_BYTES);
+        // Different threads fill and drain a buffer in turn; the log's lock orders them.
+        b.singleThreadedCheckDisabled(true);
+        return b;
+    }
+
+    private void periodicSync() {
+        try {
+            boolean behind;
+            lock.lock();
+            try {
+                behind = !closed && failure == null && forcedSequence < lastSequence;
+            } finally {
+                lock.unlock();
+            }
+            if (behind) {
+                sync();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("periodic WAL sync failed; the database is now read-only", e);
+        }
+    }
+
+    private void fail(Throwable error) {
+        if (failure == null) {
+            failure = error;
+            LOG.error("write-ahead log I/O failed; refusing further writes", error);
+        }
+    }
+
+    private void ensureUsable() {
+        if (closed) {
+            throw new DatabaseClosedException("the write-ahead log is closed");
+        }
+        throwIfFailed();
+    }
+
+    private void throwIfFailed() {
+        if (failure != null) {
+            throw new DatabaseFailedException("the write-ahead log could not write or force "
+                    + current.path() + " (" + failure.getMessage() + "); the database is read-only until reopened",
+                    failure);
+        }
+    }
+
+    /** The highest sequence number assigned so far. */
+    public long lastSequence() {
+        lock.lock();
+        try {
+            return lastSequence;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long currentFileNumber() {
+        lock.lock();
+        try {
+            return current.number();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean hasFailed() {
+        lock.lock();
+        try {
+            return failure != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Counters an operator reads in {@code stats}. */
+    public record Stats(long records, long bytesLogged, long forces, long groupWrites, long currentFileNumber) {
+    }
+
+    public Stats stats() {
+        lock.lock();
+        try {
+            return new Stats(records, bytesLogged, forces, groupWrites, current.number());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Writes and forces what is still buffered (unless the log has failed) and closes the file.
+     * Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        if (batchSync != null) {
+            batchSync.shutdownNow();
+        }
+        Turn turn;
+        boolean healthy;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            while (leaderActive) {
+                progress.awaitUninterruptibly();
+            }
+            closed = true;
+            healthy = failure == null;
+            turn = takeTurn();
+        } finally {
+            lock.unlock();
+        }
+        Throwable error = healthy ? runIo(() -> {
+            writeOut(turn.batch, turn.file);
+            turn.file.force();
+        }) : null;
+        try {
+            turn.file.close();
+        } finally {
+            lock.lock();
+            try {
+                turn.batch.releaseLast();
+                filling.releaseLast();
+                leaderActive = false;
+                if (healthy && error == null) {
+                    writtenSequence = turn.through;
+                    forcedSequence = turn.through;
+                } else if (error != null) {
+                    fail(error);
+                }
+                progress.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (error instanceof IOException io) {
+            throw io;
+        }
+        if (error != null) {
+            throw new IOException("closing the write-ahead log failed", error);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.tala.wal;
+
+import static dev.tala.wal.WalTestSupport.assertSameRecords;
+import static dev.tala.wal.WalTestSupport.replayAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.testing.RandomIntents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WalReplayTest {
+    final FileLayer fs = LocalFileLayer.INSTANCE;
+    @TempDir
+    Path dir;
+    Path walDir;
+
+    @BeforeEach
+    void setUp() {
+        walDir = dir.resolve("wal");
+    }
+
+    /** Writes {@code n} random records into WAL file 1 and returns them with the file's record end offsets. */
+    private List<WalRecord> writeRecords(long seed, int n, List<Long> ends) throws IOException {
+        RandomIntents gen = new RandomIntents(seed, WalTestSupport.DIM);
+        List<WalRecord> written = new ArrayList<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync())) {
+            for (int i = 0; i < n; i++) {
+                List<WalOp> ops = WalTestSupport.randomOps(gen);
+                long first = wal.append(ops);
+                wal.awaitDurable(first + ops.size() - 1);
+                written.add(new WalRecord(first, ops));
+                ends.add(Files.size(walFile(1)));
+            }
+        }
+        return written;
+    }
+
+    private Path walFile(long n) {
+        return walDir.resolve(DatabaseLayout.walFileName(n));
+    }
+
+    @Property(tries = 25)
+    void everyRecordRoundTripsInOrder(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int n) throws IOException {
+        Path d = Files.createTempDirectory("wal-roundtrip");
+        Path w = d.resolve("wal");
+        RandomIntents gen = new RandomIntents(seed, WalTestSupport.DIM);
+        List<WalRecord> written = new ArrayList<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, w, 7, 100, Durability.none())) {
+            for (int i = 0; i < n; i++) {
+                List<WalOp> ops = WalTestSupport.randomOps(gen);
+                written.add(new WalRecord(wal.append(ops), ops));
+            }
+        }
+        assertSameRecords(written, replayAll(fs, w, WalRecoveryMode.ABSOLUTE_CONSISTENCY));
+        if (!written.isEmpty()) {
+            assertEquals(101, written.getFirst().firstSequence(), "sequence numbers continue after the given last one");
+        }
+    }
+
+    @Test
+    void aTornLastRecordAtEveryByteReplaysExactlyTheCompletePrefix() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(42, 6, ends);
+        byte[] full = Files.readAllBytes(walFile(1));
+        long lastStart = ends.get(ends.size() - 2);
+        for (long cut = lastStart; cut < full.length; cut++) {
+            Files.write(walFile(1), Arrays.copyOf(full, (int) cut));
+            List<WalRecord> replayed = new ArrayList<>();
+            ReplayReport report = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
+                    replayed::add);
+            assertSameRecords(written.subList(0, written.size() - 1), replayed);
+            assertEquals(cut - lastStart, report.droppedTailBytes(), "cut at " + cut);
+            assertEquals(lastStart, report.files().getFirst().validEnd());
+            if (cut > lastStart) {
+                CorruptionException e = assertThrows(CorruptionException.class, () -> replayAll(fs, walDir,
+                        WalRecoveryMode.ABSOLUTE_CONSISTENCY), "absolute consistency refuses a torn tail");
+                assertEquals(lastStart, e.offset());
+            }
+        }
+    }
+
+    @Test
+    void aTruncationAtEveryOffsetReplaysThePrefixOfWholeRecords() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(7, 5, ends);
+        byte[] full = Files.readAllBytes(walFile(1));
+        for (int cut = 0; cut <= full.length; cut++) {
+            Files.write(walFile(1), Arrays.copyOf(full, cut));
+            int whole = 0;
+            while (whole < ends.size() && ends.get(whole) <= cut) {
+                whole++;
+            }
+            assertSameRecords(written.subList(0, whole), replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL));
+        }
+    }
+
+    @Test
+    void aZeroFilledTailIsATornTail() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(3, 4, ends);
+        Files.write(walFile(1), new byte[4096], java.nio.file.StandardOpenOption.APPEND);
+        List<WalRecord> replayed = new ArrayList<>();
+        ReplayReport report = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, replayed::add);
+        assertSameRecords(written, replayed);
+        assertEquals(4096, report.droppedTailBytes());
+        assertTrue(report.files().getFirst().hasTornTail());
+    }
+
+    @Test
+    void aFlippedBitInAnyEarlierRecordIsCorruptionPointInTimeStopsBeforeItSkipSkipsIt() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(11, 5, ends);
+        byte[] clean = Files.readAllBytes(walFile(1));
+        long firstRecord = WalFormat.FILE_HEADER_BYTES;
+        for (int victim = 0; victim < written.size() - 1; victim++) {
+            long start = victim == 0 ? firstRecord : ends.get(victim - 1);
+            long end = ends.get(victim);
+            for (long bit = start * 8; bit < end * 8; bit += 7) {
+                byte[] damaged = clean.clone();
+                damaged[(int) (bit / 8)] ^= (byte) (1 << (bit % 8));
+                Files.write(walFile(1), damaged);
+                final long at = start;
+                CorruptionException e = assertThrows(CorruptionException.class,
+                        () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL), "bit " + bit);
+                assertTrue(e.offset() >= at && e.offset() < end, "offset " + e.offset() + " outside record [" + at + "," + end + ")");
+                assertTrue(e.file().endsWith(DatabaseLayout.walFileName(1)), e.file());
+
+                List<WalRecord> pit = new ArrayList<>();
+                ReplayReport r = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.POINT_IN_TIME, pit::add);
+                assertSameRecords(written.subList(0, victim), pit);
+                assertNotNull(r.stoppedAt());
+                assertEquals(at, r.stoppedAt().offset());
+
+                List<WalRecord> skip = new ArrayList<>();
+                ReplayReport s = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.SKIP_CORRUPTED, skip::add);
+                List<WalRecord> expected = new ArrayList<>(written);
+                expected.remove(victim);
+                assertSameRecords(expected, skip);
+                assertEquals(1, s.skippedRecords());
+            }
+        }
+    }
+
+    @Test
+    void damageInAnOlderFileIsNeverATornTail() throws IOException {
+        RandomIntents gen = new RandomIntents(5, WalTestSupport.DIM);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.none())) {
+            wal.append(List.of(WalTestSupport.randomOp(gen)));
+            wal.append(List.of(WalTestSupport.randomOp(gen)));
+            wal.rotate(2);
+            wal.append(List.of(WalTestSupport.randomOp(gen)));
+        }
+        byte[] first = Files.readAllBytes(walFile(1));
+        Files.write(walFile(1), Arrays.copyOf(first, first.length - 3));
+        CorruptionException e = assertThrows(CorruptionException.class,
+                () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL));
+        assertTrue(e.getMessage().contains("not the newest WAL file"), e.getMessage());
+        ReplayReport pit = WalReplayer.replay(fs, WalReplayer.walFiles(fs, walDir, 0), 0, WalRecoveryMode.POINT_IN_TIME, r -> { });
+        assertEquals(1, pit.recordsApplied());
+        assertTrue(pit.files().get(1).ignored(), "files after the stop point are not replayed");
+    }
+
+    @Test
+    void rotationSplitsRecordsAcrossFilesAndReplayJoinsThem() throws IOException {
+        RandomIntents gen = new RandomIntents(9, WalTestSupport.DIM);
+        List<WalRecord> written = new ArrayList<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 3, 0, Durability.sync())) {
+            for (int f = 0; f < 3; f++) {
+                for (int i = 0; i < 4; i++) {
+                    List<WalOp> ops = WalTestSupport.randomOps(gen);
+                    long first = wal.append(ops);
+                    written.add(new WalRecord(first, ops));
+                }
+                assertEquals(3 + f, wal.rotate(4 + f));
+            }
+            assertEquals(6, wal.currentFileNumber());
+        }
+        assertEquals(4, WalReplayer.walFiles(fs, walDir, 0).size());
+        assertSameRecords(written, replayAll(fs, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY));
+        List<WalRecord> fromFive = new ArrayList<>();
+        WalReplayer.replay(fs, WalReplayer.walFiles(fs, walDir, 5), 0, WalRecoveryMode.ABSOLUTE_CONSISTENCY, fromFive::add);
+        assertSameRecords(written.subList(8, 12), fromFive);
+    }
+
+    @Test
+    void recordsAtOrBelowTheCutOffAreNotApplied() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(13, 6, ends);
+        long cutOff = written.get(2).lastSequence();
+        List<WalRecord> replayed = new ArrayList<>();
+        ReplayReport r = WalReplayer.replay(fs, List.of(walFile(1)), cutOff, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, replayed::add);
+        assertSameRecords(written.subList(3, 6), replayed);
+        assertEquals(written.getLast().lastSequence(), r.lastSequence());
+        assertTrue(r.isClean());
+    }
+
+    @Test
+    void aHalfWrittenHeaderOfTheNewestFileIsDroppedButAnOlderOneIsCorruption() throws IOException {
+        writeRecords(17, 2, new ArrayList<>());
+        Files.write(walFile(2), new byte[] {'T', 'W'});
+        List<WalRecord> replayed = replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL);
+        assertEquals(2, replayed.size());
+        Files.write(walFile(3), WalFile.header(3).array());
+        CorruptionException e = assertThrows(CorruptionException.class,
+                () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL));
+        assertEquals(0, e.offset());
+        assertTrue(e.file().endsWith(DatabaseLayout.walFileName(2)));
+    }
+
+    @Test
+    void recoveryModesParseTheirCommandLineNames() {
+        assertEquals(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, WalRecoveryMode.parse("tolerate-tail"));
+        assertEquals(WalRecoveryMode.ABSOLUTE_CONSISTENCY, WalRecoveryMode.parse("absolute"));
+        assertEquals(WalRecoveryMode.POINT_IN_TIME, WalRecoveryMode.parse("point-in-time"));
+        assertEquals(WalRecoveryMode.SKIP_CORRUPTED, WalRecoveryMode.parse("skip-corrupted"));
+        assertThrows(IllegalArgumentException.class, () -> WalRecoveryMode.parse("lenient"));
+        assertFalse(WalRecoveryMode.POINT_IN_TIME.label().isEmpty());
+    }
+}

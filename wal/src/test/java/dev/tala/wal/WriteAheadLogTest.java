@@ -1,0 +1,306 @@
+package dev.tala.wal;
+
+import static dev.tala.wal.WalTestSupport.replayAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.testing.ForwardingFileLayer;
+import dev.tala.core.testing.RandomIntents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WriteAheadLogTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * Many threads append and wait; every acknowledged record comes back from replay exactly
+     * once, in sequence order, with its own ops.
+     */
+    @Property(tries = 8)
+    void concurrentWritersEachAcknowledgedRecordIsReplayedExactlyOnceInOrder(
+            @ForAll @IntRange(min = 2, max = 12) int threads,
+            @ForAll @IntRange(min = 1, max = 60) int perThread,
+            @ForAll boolean sync) throws Exception {
+        Path walDir = Files.createTempDirectory("wal-conc").resolve("wal");
+        FileLayer fs = LocalFileLayer.INSTANCE;
+        ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, sync ? Durability.sync() : Durability.none())) {
+            runThreads(threads, t -> {
+                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                for (int i = 0; i < perThread; i++) {
+                    List<WalOp> ops = WalTestSupport.randomOps(gen);
+                    long first = wal.append(ops);
+                    wal.awaitDurable(first + ops.size() - 1);
+                    acknowledged.add(new WalRecord(first, ops));
+                }
+            });
+        }
+        List<WalRecord> expected = new ArrayList<>(acknowledged);
+        expected.sort((a, b) -> Long.compare(a.firstSequence(), b.firstSequence()));
+        List<WalRecord> replayed = replayAll(fs, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY);
+        WalTestSupport.assertSameRecords(expected, replayed);
+        long next = 1;
+        for (WalRecord r : replayed) {
+            assertEquals(next, r.firstSequence(), "sequence numbers have no gaps");
+            next = r.lastSequence() + 1;
+        }
+    }
+
+    @Test
+    void groupCommitSharesOneForceAmongWaitingWriters() throws Exception {
+        FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 5);
+        int threads = 16;
+        int perThread = 20;
+        WriteAheadLog.Stats stats;
+        try (WriteAheadLog wal = WriteAheadLog.create(slow, dir.resolve("wal"), 1, 0, Durability.sync())) {
+            runThreads(threads, t -> {
+                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                for (int i = 0; i < perThread; i++) {
+                    long s = wal.append(List.of(new WalOp.Put(gen.next())));
+                    wal.awaitDurable(s);
+                }
+            });
+            stats = wal.stats();
+        }
+        assertEquals(threads * perThread, stats.records());
+        // With a 5 ms force and 16 writers, most forces must cover several records.
+        assertTrue(stats.forces() * 3 < stats.records(), "forces " + stats.forces() + " for " + stats.records() + " records");
+    }
+
+    /**
+     * SYNC writers under a crash at a random operation followed by power loss: every record
+     * that was acknowledged is replayed.
+     */
+    @Property(tries = 30)
+    void inSyncModePowerLossLosesNothingAcknowledged(@ForAll @IntRange(min = 0, max = 120) int crashAfter,
+                                                     @ForAll FaultInjectingFileLayer.PowerLossMode mode,
+                                                     @ForAll long seed) throws Exception {
+        Path root = Files.createTempDirectory("wal-power");
+        Path walDir = root.resolve("db").resolve("wal");
+        Files.createDirectories(walDir.getParent());
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
+        fs.createDirectories(walDir);
+        fs.syncDirectory(walDir.getParent());
+        Set<Long> acknowledged = Collections.synchronizedSet(new HashSet<>());
+        fs.crashAfter(crashAfter);
+        try {
+            WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync());
+            AtomicBoolean crashed = new AtomicBoolean();
+            runThreads(4, t -> {
+                RandomIntents gen = new RandomIntents(seed + t, WalTestSupport.DIM);
+                for (int i = 0; i < 25 && !crashed.get(); i++) {
+                    try {
+                        long s = wal.append(List.of(WalTestSupport.randomOp(gen)));
+                        wal.awaitDurable(s);
+                        acknowledged.add(s);
+                        if (i % 9 == 8 && t == 0) {
+                            wal.rotate(2 + i);
+                        }
+                    } catch (DatabaseFailedException e) {
+                        crashed.set(true);
+                    }
+                }
+            });
+            try {
+                wal.close();
+            } catch (IOException expectedAfterCrash) {
+                // the machine is down
+            }
+        } catch (IOException crashDuringCreate) {
+            // nothing was acknowledged
+        }
+        fs.powerLoss(mode, seed);
+        Set<Long> replayed = new HashSet<>();
+        for (WalRecord r : replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)) {
+            replayed.add(r.firstSequence());
+        }
+        for (long s : acknowledged) {
+            assertTrue(replayed.contains(s), "acknowledged sequence " + s + " lost; crash at op " + crashAfter
+                    + ", recent: " + fs.recentOperations());
+        }
+    }
+
+    @Test
+    void aFullDiskFailsTheLogClearlyAndLeavesNoHalfRecordBehind() throws Exception {
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(dir.resolve("stash"));
+        Path walDir = dir.resolve("wal");
+        RandomIntents gen = new RandomIntents(1, WalTestSupport.DIM);
+        List<Long> acknowledged = new ArrayList<>();
+        WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync());
+        for (int i = 0; i < 3; i++) {
+            long s = wal.append(List.of(new WalOp.Put(gen.next())));
+            wal.awaitDurable(s);
+            acknowledged.add(s);
+        }
+        fs.diskFullAfter(50);
+        long doomed = wal.append(List.of(new WalOp.Put(gen.next())));
+        DatabaseFailedException e = assertThrows(DatabaseFailedException.class, () -> wal.awaitDurable(doomed));
+        assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+        assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+        assertTrue(wal.hasFailed());
+        assertThrows(DatabaseFailedException.class, () -> wal.append(List.of(new WalOp.Put(gen.next()))));
+        fs.clearDiskFull();
+        assertThrows(DatabaseFailedException.class, () -> wal.awaitDurable(doomed), "no retry after the failure");
+        wal.close();
+        List<WalRecord> replayed = replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL);
+        assertEquals(acknowledged, replayed.stream().map(WalRecord::firstSequence).toList(),
+                "the partly written record is a torn tail, not a replayed write");
+    }
+
+    @Test
+    void aFailedForceIsFinalAndTheUnforcedRecordsAreNotAcknowledged() throws Exception {
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(dir.resolve("stash"));
+        Path walDir = dir.resolve("wal");
+        fs.createDirectories(walDir);
+        fs.syncDirectory(dir);
+        RandomIntents gen = new RandomIntents(2, WalTestSupport.DIM);
+        WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync());
+        long ok = wal.append(List.of(new WalOp.Put(gen.next())));
+        wal.awaitDurable(ok);
+        fs.failForces(p -> p.toString().endsWith(".wal"));
+        long bad = wal.append(List.of(new WalOp.Put(gen.next())));
+        DatabaseFailedException e = assertThrows(DatabaseFailedException.class, () -> wal.awaitDurable(bad));
+        assertTrue(e.getMessage().contains("simulated failed fsync"), e.getMessage());
+        fs.clearForceFailures();
+        assertThrows(DatabaseFailedException.class, () -> wal.awaitDurable(bad));
+        assertThrows(DatabaseFailedException.class, wal::sync);
+        wal.close();
+        fs.powerLoss();
+        List<WalRecord> replayed = replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL);
+        assertEquals(List.of(ok), replayed.stream().map(WalRecord::firstSequence).toList());
+    }
+
+    @Test
+    void batchModeForcesInTheBackground() throws Exception {
+        CountingForceFileLayer counting = new CountingForceFileLayer(LocalFileLayer.INSTANCE);
+        RandomIntents gen = new RandomIntents(3, WalTestSupport.DIM);
+        try (WriteAheadLog wal = WriteAheadLog.create(counting, dir.resolve("wal"), 1, 0, Durability.batch(Duration.ofMillis(5)))) {
+            long baseline = counting.forces;
+            long s = wal.append(List.of(new WalOp.Put(gen.next())));
+            wal.awaitDurable(s);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (counting.forces == baseline && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            assertTrue(counting.forces > baseline, "the batch thread forced the log");
+        }
+    }
+
+    @Test
+    void aWriteTooLargeForOneRecordIsRefusedAndNothingIsLogged() throws Exception {
+        Path walDir = dir.resolve("wal");
+        float[] huge = new float[60_000];
+        List<WalOp> ops = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ops.add(new WalOp.Put(Intent.builder().id(IntentId.of(0, i)).embedding(huge).build()));
+        }
+        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, walDir, 1, 0, Durability.sync())) {
+            InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> wal.append(ops));
+            assertEquals("batch", e.field());
+            assertEquals(0, wal.lastSequence());
+            long s = wal.append(ops.subList(0, 1));
+            assertEquals(1, s);
+        }
+        assertEquals(1, replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY).size());
+    }
+
+    @Test
+    void durabilityParsesItsTextForm() {
+        assertEquals(Durability.sync(), Durability.parse("sync"));
+        assertEquals(Durability.none(), Durability.parse("NONE"));
+        assertEquals(Durability.batch(Duration.ofMillis(20)), Durability.parse("batch:20"));
+        assertEquals("batch:20", Durability.batch(Duration.ofMillis(20)).toString());
+        assertThrows(IllegalArgumentException.class, () -> Durability.parse("batch:"));
+        assertThrows(IllegalArgumentException.class, () -> Durability.parse("often"));
+    }
+
+    // ---- helpers --------------------------------------------------------------------------
+
+    interface ThreadBody {
+        void run(int thread) throws Exception;
+    }
+
+    static void runThreads(int n, ThreadBody body) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        for (int t = 0; t < n; t++) {
+            final int id = t;
+            Thread th = new Thread(() -> {
+                try {
+                    start.await();
+                    body.run(id);
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        start.countDown();
+        for (Thread th : threads) {
+            th.join();
+        }
+        if (!errors.isEmpty()) {
+            AssertionError failure = new AssertionError("a writer thread failed");
+            errors.forEach(failure::addSuppressed);
+            throw failure;
+        }
+    }
+
+    /** A disk whose force takes a few milliseconds, like a real one. */
+    static final class SlowForceFileLayer extends ForwardingFileLayer {
+        private final long millis;
+
+        SlowForceFileLayer(FileLayer inner, long millis) {
+            super(inner);
+            this.millis = millis;
+        }
+
+        @Override
+        protected void beforeForce(Path file) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    static final class CountingForceFileLayer extends ForwardingFileLayer {
+        volatile long forces;
+
+        CountingForceFileLayer(FileLayer inner) {
+            super(inner);
+        }
+
+        @Override
+        protected synchronized void beforeForce(Path file) {
+            forces++;
+        }
+    }
+}
