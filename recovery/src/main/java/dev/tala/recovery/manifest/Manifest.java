@@ -1,0 +1,116 @@
+package dev.tala.recovery.manifest;
+
+import dev.tala.core.checksum.Crc32c;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.WritableFile;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+
+/**
+ * The MANIFEST being appended to. Each {@link #append} writes one edit and forces it before
+ * returning: after that the edit holds across any crash. When the file outgrows its limit it is
+ * rewritten as a single snapshot edit (temporary file, force, rename, directory sync), so it
+ * stays small and a crash leaves either the old file or the new one.
+ */
+public final class Manifest implements Closeable {
+    /** Rewrite once the file is this large. */
+    public static final long DEFAULT_REWRITE_BYTES = 4L * 1024 * 1024;
+
+    private final FileLayer fs;
+    private final Path file;
+    private final long rewriteBytes;
+    private WritableFile out;
+    private ManifestState state;
+    private long size;
+    private long rewrites;
+
+    private Manifest(FileLayer fs, Path file, long rewriteBytes) {
+        this.fs = fs;
+        this.file = file;
+        this.rewriteBytes = rewriteBytes;
+    }
+
+    /**
+     * Writes a fresh MANIFEST holding {@code state} (replacing any existing one atomically) and
+     * opens it for appending. Also how a database starts, and how a torn tail is left behind.
+     */
+    public static Manifest create(FileLayer fs, Path file, ManifestState state, long rewriteBytes) throws IOException {
+        Manifest m = new Manifest(fs, file, rewriteBytes);
+        m.rewrite(state);
+        return m;
+    }
+
+    public synchronized ManifestState state() {
+        return state;
+    }
+
+    /** Times the file was rewritten since opening (for tests and stats). */
+    public synchronized long rewrites() {
+        return rewrites;
+    }
+
+    public synchronized long size() {
+        return size;
+    }
+
+    /** Appends {@code edit}, forces it, and returns the state with it applied. */
+    public synchronized ManifestState append(ManifestEdit edit) throws IOException {
+        ManifestState next = state.apply(edit);
+        if (size > rewriteBytes) {
+            rewrite(next);
+            return next;
+        }
+        ByteBuffer record = frame(edit);
+        out.append(record);
+        out.force();
+        size += record.capacity();
+        state = next;
+        return next;
+    }
+
+    private void rewrite(ManifestState snapshot) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        ByteBuffer header = ByteBuffer.allocate(ManifestFormat.FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(ManifestFormat.MAGIC).putShort(ManifestFormat.VERSION).putShort((short) 0).flip();
+        ByteBuffer body = frame(snapshot.asSnapshotEdit());
+        long newSize = header.remaining() + body.remaining();
+        WritableFile next = fs.create(tmp);
+        try {
+            next.append(header);
+            next.append(body);
+            next.force();
+            fs.rename(tmp, file);
+            fs.syncDirectory(file.getParent());
+        } catch (IOException | RuntimeException e) {
+            next.close();
+            throw e;
+        }
+        if (out != null) {
+            out.close();
+        }
+        out = next;
+        size = newSize;
+        state = snapshot;
+        rewrites++;
+    }
+
+    private static ByteBuffer frame(ManifestEdit edit) {
+        byte[] payload = ManifestCodec.encode(edit);
+        ByteBuffer b = ByteBuffer.allocate(ManifestFormat.EDIT_HEADER_BYTES + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(payload.length).putInt(Crc32c.of(payload));
+        b.putInt(Crc32c.of(b.array(), 0, 8));
+        b.put(payload);
+        return b.flip();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (out != null) {
+            out.close();
+            out = null;
+        }
+    }
+}

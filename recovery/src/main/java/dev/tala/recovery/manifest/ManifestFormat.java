@@ -1,0 +1,30 @@
+package dev.tala.recovery.manifest;
+
+/**
+ * Every constant of the MANIFEST format (docs/FORMAT.md, "MANIFEST"):
+ * <pre>
+ * file   := magic "TMAN" | u16 version | u16 reserved | edit*
+ * edit   := u32 payload_length | u32 crc (CRC32C of the payload) | u32 header_crc (of the 8 bytes before) | payload
+ * payload:= field*         field := u8 tag | u16 length | value (length bytes)
+ * </pre>
+ * Tags a reader does not know are skipped by their length, so later versions can add fields.
+ */
+final class ManifestFormat {
+    static final byte[] MAGIC = {'T', 'M', 'A', 'N'};
+    static final short VERSION = 1;
+    static final int FILE_HEADER_BYTES = 8;
+    static final int EDIT_HEADER_BYTES = 12;
+    static final int MAX_EDIT_BYTES = 64 * 1024 * 1024;
+
+    static final byte TAG_LOG_NUMBER = 1;
+    static final byte TAG_NEXT_FILE_NUMBER = 2;
+    static final byte TAG_LAST_SEQUENCE = 3;
+    static final byte TAG_ADD_SEGMENT = 4;
+    static final byte TAG_REMOVE_SEGMENT = 5;
+
+    /** id, level, file size, rows, min/max timestamp, min/max sequence, compacted. */
+    static final int ADD_SEGMENT_BYTES = 8 + 1 + 8 + 8 + 8 + 8 + 8 + 8 + 1;
+
+    private ManifestFormat() {
+    }
+}

@@ -1,0 +1,142 @@
+package dev.tala.segment;
+
+import static dev.tala.segment.format.TbfFormat.*;
+
+import dev.tala.core.io.WritableFile;
+import dev.tala.core.model.IntentId;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * Sequential output of a segment through one fixed buffer: values are encoded into the buffer,
+ * which is appended to the file whenever it fills, and the CRC32C of the region being written is
+ * updated from the buffer just before each append. Memory use is the buffer, whatever the size
+ * of the segment. Not thread-safe; reused across segments by one writer.
+ */
+final class RegionOutput {
+    private final byte[] buffer;
+    private final MemorySegment view;
+    private final CRC32C crc = new CRC32C();
+    private WritableFile file;
+    private int used;
+    private long flushed;
+    private boolean inRegion;
+    private int crcFrom;
+    private long regionStart;
+
+    /** A finished region: where it starts, how long it is, its CRC32C. */
+    record Written(long offset, long length, int crc) {
+    }
+
+    RegionOutput(int capacity) {
+        this.buffer = new byte[capacity];
+        this.view = MemorySegment.ofArray(buffer);
+    }
+
+    int capacity() {
+        return buffer.length;
+    }
+
+    void start(WritableFile target) {
+        this.file = target;
+        this.used = 0;
+        this.flushed = 0;
+        this.inRegion = false;
+    }
+
+    /** Bytes produced so far: the file offset of the next byte. */
+    long position() {
+        return flushed + used;
+    }
+
+    /** Zero bytes up to the next 64-byte boundary (outside any region). */
+    void align() throws IOException {
+        long pad = alignUp(position()) - position();
+        reserve((int) pad);
+    }
+
+    void beginRegion() throws IOException {
+        align();
+        crc.reset();
+        crcFrom = used;
+        regionStart = position();
+        inRegion = true;
+    }
+
+    Written endRegion() {
+        crc.update(buffer, crcFrom, used - crcFrom);
+        inRegion = false;
+        return new Written(regionStart, position() - regionStart, (int) crc.getValue());
+    }
+
+    /**
+     * Makes room for {@code n} bytes (n <= capacity), zeroes them, and returns their offset in
+     * {@link #buffer()} so that the caller can encode into them directly.
+     */
+    int reserve(int n) throws IOException {
+        if (n > buffer.length - used) {
+            flush();
+        }
+        int at = used;
+        Arrays.fill(buffer, at, at + n, (byte) 0);
+        used += n;
+        return at;
+    }
+
+    MemorySegment buffer() {
+        return view;
+    }
+
+    void putU8(int v) throws IOException {
+        view.set(U8, reserve(1), (byte) v);
+    }
+
+    void putU32(int v) throws IOException {
+        view.set(U32, reserve(4), v);
+    }
+
+    void putU64(long v) throws IOException {
+        view.set(U64, reserve(8), v);
+    }
+
+    void putF32(float v) throws IOException {
+        view.set(F32, reserve(4), v);
+    }
+
+    void putId(IntentId id) throws IOException {
+        id.writeTo(view, reserve(ID_BYTES));
+    }
+
+    void putBytes(byte[] src) throws IOException {
+        int done = 0;
+        while (done < src.length) {
+            if (used == buffer.length) {
+                flush();
+            }
+            int n = Math.min(src.length - done, buffer.length - used);
+            System.arraycopy(src, done, buffer, used, n);
+            used += n;
+            done += n;
+        }
+    }
+
+    void putEdgeEntry(int target, byte relation, float weight) throws IOException {
+        int at = reserve(EDGE_ENTRY_BYTES);
+        view.set(U32, at + EDGE_TARGET, target);
+        view.set(U8, at + EDGE_RELATION, relation);
+        view.set(F32, at + EDGE_WEIGHT, weight);
+    }
+
+    void flush() throws IOException {
+        if (inRegion) {
+            crc.update(buffer, crcFrom, used - crcFrom);
+            crcFrom = 0;
+        }
+        file.append(ByteBuffer.wrap(buffer, 0, used));
+        flushed += used;
+        used = 0;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.tala.segment;
+
+import dev.tala.segment.format.TbfFormat;
+
+/**
+ * What the database records about a live segment in its MANIFEST: enough to list segments, to
+ * plan compactions and to prune by time or sequence without opening the file.
+ *
+ * @param level     0 for a segment written by a flush; compaction outputs go one level up
+ * @param fileSize  bytes on disk
+ * @param rows      rows, tombstones included
+ * @param compacted whether the segment is compaction output ({@code is_compacted})
+ */
+public record SegmentMeta(long id, int level, long fileSize, long rows, long minTimestamp, long maxTimestamp,
+                          long minSequence, long maxSequence, boolean compacted) {
+    public SegmentMeta {
+        if (id < 0 || level < 0 || level > 255 || fileSize < 0 || rows < 0) {
+            throw new IllegalArgumentException("impossible segment metadata: id " + id + ", level " + level
+                    + ", size " + fileSize + ", rows " + rows);
+        }
+    }
+
+    /** The metadata of a segment from its header and footer, at the given level. */
+    public static SegmentMeta of(long id, int level, SegmentInfo info) {
+        return new SegmentMeta(id, level, info.fileSize(), info.nodeCount(), info.minTimestamp(), info.maxTimestamp(),
+                info.minSequence(), info.maxSequence(), (info.flags() & TbfFormat.FLAG_IS_COMPACTED) != 0);
+    }
+}
