@@ -253,10 +253,34 @@ public final class LocalFileLayer implements FileLayer {
         }
     }
 
-    private record ArenaMappedRegion(Path path, MemorySegment segment, Arena arena) implements MappedRegion {
+    private static final class ArenaMappedRegion implements MappedRegion {
+        private final Path path;
+        private final MemorySegment segment;
+        private final Arena arena;
+        private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+        ArenaMappedRegion(Path path, MemorySegment segment, Arena arena) {
+            this.path = path;
+            this.segment = segment;
+            this.arena = arena;
+        }
+
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public MemorySegment segment() {
+            return segment;
+        }
+
+        /** Unmaps once; later calls do nothing. */
         @Override
         public void close() {
-            arena.close();
+            if (closed.compareAndSet(false, true)) {
+                arena.close();
+            }
         }
     }
 

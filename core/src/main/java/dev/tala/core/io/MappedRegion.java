@@ -13,6 +13,7 @@ public interface MappedRegion extends AutoCloseable {
 
     MemorySegment segment();
 
+    /** Unmaps the file. Idempotent. */
     @Override
     void close();
 }

@@ -269,6 +269,7 @@ public final class FaultInjectingFileLayer implements FileLayer {
                 }
             }
             MemorySegment readOnly = copy.asReadOnly();
+            java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
             return new MappedRegion() {
                 @Override
                 public Path path() {
@@ -282,7 +283,9 @@ public final class FaultInjectingFileLayer implements FileLayer {
 
                 @Override
                 public void close() {
-                    arena.close();
+                    if (closed.compareAndSet(false, true)) {
+                        arena.close();
+                    }
                 }
             };
         }
