@@ -1,0 +1,186 @@
+package dev.tala.engine;
+
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.model.IntentLimits;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.wal.Durability;
+import dev.tala.wal.WalRecoveryMode;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * How to open a database. Dimension and embedding type are fixed when the database is created
+ * (written to DIR/OPTIONS); opening an existing database with a different dimension or type is
+ * an error. Memtable size and durability are also recorded at creation and used when not given;
+ * when given they apply to this open only. Everything else applies to this open only.
+ */
+public final class Options {
+    public static final int DEFAULT_DIMENSION = 384;
+    public static final long DEFAULT_MEMTABLE_BYTES = 64L * 1024 * 1024;
+
+    private final OptionalInt dimension;
+    private final Optional<EmbeddingType> embeddingType;
+    private final OptionalLong memtableBytes;
+    private final Optional<Durability> durability;
+    private final int maxImmutableMemtables;
+    private final WalRecoveryMode recoveryMode;
+    private final boolean createIfMissing;
+    private final FileLayer fileLayer;
+    private final long manifestRewriteBytes;
+
+    private Options(Builder b) {
+        this.dimension = b.dimension;
+        this.embeddingType = b.embeddingType;
+        this.memtableBytes = b.memtableBytes;
+        this.durability = b.durability;
+        this.maxImmutableMemtables = b.maxImmutableMemtables;
+        this.recoveryMode = b.recoveryMode;
+        this.createIfMissing = b.createIfMissing;
+        this.fileLayer = b.fileLayer;
+        this.manifestRewriteBytes = b.manifestRewriteBytes;
+    }
+
+    public static Options defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder with this object's settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.dimension = dimension;
+        b.embeddingType = embeddingType;
+        b.memtableBytes = memtableBytes;
+        b.durability = durability;
+        b.maxImmutableMemtables = maxImmutableMemtables;
+        b.recoveryMode = recoveryMode;
+        b.createIfMissing = createIfMissing;
+        b.fileLayer = fileLayer;
+        b.manifestRewriteBytes = manifestRewriteBytes;
+        return b;
+    }
+
+    public OptionalInt dimension() {
+        return dimension;
+    }
+
+    public Optional<EmbeddingType> embeddingType() {
+        return embeddingType;
+    }
+
+    public OptionalLong memtableBytes() {
+        return memtableBytes;
+    }
+
+    public Optional<Durability> durability() {
+        return durability;
+    }
+
+    public int maxImmutableMemtables() {
+        return maxImmutableMemtables;
+    }
+
+    public WalRecoveryMode recoveryMode() {
+        return recoveryMode;
+    }
+
+    public boolean createIfMissing() {
+        return createIfMissing;
+    }
+
+    public FileLayer fileLayer() {
+        return fileLayer;
+    }
+
+    public long manifestRewriteBytes() {
+        return manifestRewriteBytes;
+    }
+
+    public static final class Builder {
+        private OptionalInt dimension = OptionalInt.empty();
+        private Optional<EmbeddingType> embeddingType = Optional.empty();
+        private OptionalLong memtableBytes = OptionalLong.empty();
+        private Optional<Durability> durability = Optional.empty();
+        private int maxImmutableMemtables = 2;
+        private WalRecoveryMode recoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
+        private boolean createIfMissing = true;
+        private FileLayer fileLayer = LocalFileLayer.INSTANCE;
+        private long manifestRewriteBytes = 4L * 1024 * 1024;
+
+        private Builder() {
+        }
+
+        /** The embedding dimension (default 384 for a new database). */
+        public Builder dimension(int dim) {
+            if (dim < 1 || dim > IntentLimits.MAX_DIMENSION) {
+                throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got " + dim);
+            }
+            this.dimension = OptionalInt.of(dim);
+            return this;
+        }
+
+        /** How embeddings are stored in segments (default f32 for a new database). */
+        public Builder embeddingType(EmbeddingType type) {
+            this.embeddingType = Optional.of(Objects.requireNonNull(type));
+            return this;
+        }
+
+        /** The memtable size at which it is frozen and flushed (default 64 MiB). */
+        public Builder memtableBytes(long bytes) {
+            if (bytes < 4096) {
+                throw new IllegalArgumentException("memtable size must be at least 4096 bytes, got " + bytes);
+            }
+            this.memtableBytes = OptionalLong.of(bytes);
+            return this;
+        }
+
+        /** When writes are acknowledged relative to the disk (default SYNC for a new database). */
+        public Builder durability(Durability d) {
+            this.durability = Optional.of(Objects.requireNonNull(d));
+            return this;
+        }
+
+        /** Frozen memtables allowed to wait for a flush before writers stall (default 2). */
+        public Builder maxImmutableMemtables(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("at least one frozen memtable must be allowed");
+            }
+            this.maxImmutableMemtables = n;
+            return this;
+        }
+
+        /** What WAL damage open tolerates (default: a torn tail). */
+        public Builder recoveryMode(WalRecoveryMode mode) {
+            this.recoveryMode = Objects.requireNonNull(mode);
+            return this;
+        }
+
+        /** Whether open creates the database when the directory holds none (default true). */
+        public Builder createIfMissing(boolean create) {
+            this.createIfMissing = create;
+            return this;
+        }
+
+        /** The file layer every file access goes through (tests pass a fault-injecting one). */
+        public Builder fileLayer(FileLayer layer) {
+            this.fileLayer = Objects.requireNonNull(layer);
+            return this;
+        }
+
+        /** Rewrite the MANIFEST as a snapshot once it grows past this size. */
+        public Builder manifestRewriteBytes(long bytes) {
+            this.manifestRewriteBytes = bytes;
+            return this;
+        }
+
+        public Options build() {
+            return new Options(this);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package dev.tala.engine;
+
+import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.StorageException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Status;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.open.DatabaseOpener;
+import dev.tala.engine.view.PinnedView;
+import dev.tala.engine.view.ReadView;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.recovery.RecoveryReport;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.wal.Durability;
+import dev.tala.wal.WalOp;
+import dev.tala.wal.WriteAheadLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An open TalaDB database: the API a service embeds.
+ *
+ * <pre>{@code
+ * try (TalaDB db = TalaDB.open(Path.of("tala-data"))) {
+ *     db.put(intent);
+ *     db.attachOutcome(intent.id(), Status.SUCCESS, new Outcome(1_200_000, 0));
+ *     Optional<Intent> back = db.get(intent.id());
+ * }
+ * }</pre>
+ *
+ * Thread-safe: any number of threads may write and read at once; readers never wait for
+ * writers, flushes or compactions. Every write method returns the sequence number that made
+ * the change, after it is as durable as the database's {@link Durability} promises.
+ */
+public final class TalaDB implements AutoCloseable {
+    private final DatabaseOpener.Opened db;
+    private volatile boolean closed;
+
+    private TalaDB(DatabaseOpener.Opened db) {
+        this.db = db;
+    }
+
+    /** Opens (or creates) the database in {@code dir} with default options. */
+    public static TalaDB open(Path dir) {
+        return open(dir, Options.defaults());
+    }
+
+    public static TalaDB open(Path dir, Options options) {
+        return new TalaDB(DatabaseOpener.open(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options")));
+    }
+
+    public Path directory() {
+        return db.layout().dir();
+    }
+
+    public int dimension() {
+        return db.stored().dimension();
+    }
+
+    public EmbeddingType embeddingType() {
+        return db.stored().embeddingType();
+    }
+
+    public Durability durability() {
+        return db.durability();
+    }
+
+    /** What opening the database found and repaired. */
+    public RecoveryReport recoveryReport() {
+        return db.report();
+    }
+
+    // ---- writes -----------------------------------------------------------------------------
+
+    /** Inserts {@code intent}, or replaces every field of the intent with its id. */
+    public long put(Intent intent) {
+        checkIntent(intent);
+        return write(List.of(new WalOp.Put(intent)));
+    }
+
+    /** Deletes the intent with this id (a no-op if there is none). */
+    public long delete(IntentId id) {
+        return write(List.of(new WalOp.Delete(Objects.requireNonNull(id, "id"))));
+    }
+
+    /**
+     * Sets the status and outcome of an existing intent.
+     *
+     * @param outcome the outcome, or null to clear it
+     * @throws dev.tala.core.error.InvalidIntentException if no live intent has this id
+     */
+    public long attachOutcome(IntentId id, Status status, Outcome outcome) {
+        return write(List.of(new WalOp.AttachOutcome(Objects.requireNonNull(id, "id"),
+                Objects.requireNonNull(status, "status"), outcome)));
+    }
+
+    /** Applies every write of {@code batch} atomically. */
+    public long write(WriteBatch batch) {
+        List<WalOp> ops = batch.ops();
+        if (ops.isEmpty()) {
+            return db.visible().get();
+        }
+        for (WalOp op : ops) {
+            if (op instanceof WalOp.Put p) {
+                checkIntent(p.intent());
+            }
+        }
+        return write(ops);
+    }
+
+    private long write(List<WalOp> ops) {
+        checkOpen();
+        return db.writes().write(ops);
+    }
+
+    private void checkIntent(Intent intent) {
+        Objects.requireNonNull(intent, "intent").requireDimension(dimension());
+    }
+
+    // ---- reads ------------------------------------------------------------------------------
+
+    public Optional<Intent> get(IntentId id) {
+        try (Snapshot s = snapshot()) {
+            return s.get(id);
+        }
+    }
+
+    /** A consistent view of the database as of now; close it when done. */
+    public Snapshot snapshot() {
+        checkOpen();
+        PinnedView pinned = db.live().pin(db.visible());
+        return new Snapshot(pinned);
+    }
+
+    // ---- maintenance ------------------------------------------------------------------------
+
+    /** Writes everything in memory to segments and waits until it is there. */
+    public void flush() {
+        checkOpen();
+        MemTable frozen = db.writes().freezeActive();
+        db.flusher().schedule();
+        while (db.live().immutableCount() > 0 || (frozen != null && db.live().isPendingFlush(frozen))) {
+            db.failure().checkWritable();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DatabaseClosedException("interrupted while waiting for a flush");
+            }
+        }
+        db.failure().checkWritable();
+    }
+
+    public DbStats stats() {
+        checkOpen();
+        long intents;
+        try (Snapshot s = snapshot()) {
+            intents = s.countIntents();
+        }
+        long segmentBytes = 0;
+        long memtableBytes;
+        int frozen;
+        int segments;
+        ReadView view = db.live().acquire();
+        try {
+            for (SegmentHandle h : view.segments()) {
+                segmentBytes += h.meta().fileSize();
+            }
+            segments = view.segments().size();
+            memtableBytes = view.active().approximateBytes();
+            for (MemTable m : view.immutables()) {
+                memtableBytes += m.approximateBytes();
+            }
+            frozen = view.immutables().size();
+        } finally {
+            view.release();
+        }
+        int walFiles = 0;
+        long walBytes = 0;
+        try {
+            for (Path p : db.fs().list(db.layout().walDir())) {
+                walFiles++;
+                walBytes += db.fs().size(p);
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot list " + db.layout().walDir(), e);
+        }
+        var w = db.writes().stats();
+        var f = db.flusher().stats();
+        WriteAheadLog.Stats wal = db.wal().stats();
+        return new DbStats(intents, segments, segmentBytes, memtableBytes, frozen, walFiles, walBytes,
+                db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
+                f.bytesWritten(), wal.records(), wal.forces(), wal.groupWrites(), db.failure().hasFailed());
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new DatabaseClosedException("the database in " + db.layout().dir() + " is closed");
+        }
+    }
+
+    /**
+     * Stops background work (a flush in progress finishes), forces the WAL, and releases the
+     * directory. Data not yet in segments stays in the WAL and is replayed at the next open.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        db.writes().close();
+        db.flusher().shutdown();
+        IOException first = null;
+        try {
+            db.wal().close();
+        } catch (IOException e) {
+            first = e;
+        }
+        try {
+            db.manifest().close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
+        db.live().close();
+        try {
+            db.lock().close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
+        if (first != null && !db.failure().hasFailed()) {
+            throw new StorageException("closing " + db.layout().dir() + " failed", first);
+        }
+    }
+}

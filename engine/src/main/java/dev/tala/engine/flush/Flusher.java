@@ -1,0 +1,181 @@
+package dev.tala.engine.flush;
+
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.engine.write.FailureState;
+import dev.tala.engine.write.FileNumbers;
+import dev.tala.recovery.manifest.Manifest;
+import dev.tala.recovery.manifest.ManifestEdit;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.SegmentSummary;
+import dev.tala.segment.SegmentWriteOptions;
+import dev.tala.segment.SegmentWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns frozen memtables into segments on a background thread, oldest first, in the order
+ * DESIGN.md fixes (docs/RECOVERY.md, "Flush"): write the segment with is_partial set, force,
+ * clear the flag, force (both inside SegmentWriter); sync the segment directory; append the
+ * MANIFEST edit that adds the segment and marks older WAL files obsolete, forced; only then
+ * publish the segment to readers and delete the obsolete WAL files.
+ */
+public final class Flusher {
+    private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
+
+    private final FileLayer fs;
+    private final DatabaseLayout layout;
+    private final LiveState live;
+    private final Manifest manifest;
+    private final FileNumbers files;
+    private final FailureState failure;
+    private final Runnable onProgress;
+    private final int dimension;
+    private final EmbeddingType dtype;
+    private final SegmentWriter writer;
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tala-flush");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private volatile boolean shuttingDown;
+
+    private final AtomicLong flushes = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
+    private final AtomicLong nanos = new AtomicLong();
+
+    public Flusher(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest, FileNumbers files,
+                   FailureState failure, Runnable onProgress, int dimension, EmbeddingType dtype) {
+        this.fs = fs;
+        this.layout = layout;
+        this.live = live;
+        this.manifest = manifest;
+        this.files = files;
+        this.failure = failure;
+        this.onProgress = onProgress;
+        this.dimension = dimension;
+        this.dtype = dtype;
+        this.writer = new SegmentWriter(fs);
+    }
+
+    /** Makes sure a flush pass will run soon; cheap to call often. */
+    public void schedule() {
+        if (!shuttingDown && queued.compareAndSet(false, true)) {
+            thread.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        queued.set(false);
+        while (!shuttingDown && !failure.hasFailed()) {
+            MemTable oldest = live.oldestImmutable();
+            if (oldest == null) {
+                return;
+            }
+            try {
+                flush(oldest);
+            } catch (IOException | RuntimeException | Error e) {
+                failure.fail("flushing a memtable failed", e);
+            } finally {
+                onProgress.run();
+            }
+        }
+    }
+
+    private void flush(MemTable memtable) throws IOException {
+        long start = System.nanoTime();
+        List<IntentVersion> rows = memtable.newestVersions();
+        if (rows.isEmpty()) {
+            live.dropEmpty(memtable);
+            return;
+        }
+        long id = files.next();
+        Path path = layout.segmentFile(id);
+        SegmentSummary summary;
+        try {
+            summary = writer.write(path, SegmentWriteOptions.of(id, System.currentTimeMillis() * 1_000_000L,
+                    dimension, dtype), rows);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(path);
+            throw e;
+        }
+        fs.syncDirectory(layout.segmentDir());
+        SegmentMeta meta = new SegmentMeta(id, 0, summary.fileSize(), summary.nodeCount(), summary.minTimestamp(),
+                summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(), false);
+        long keepWal = live.oldestNeededWalExcept(memtable);
+        manifest.append(ManifestEdit.builder()
+                .add(meta)
+                .logNumber(keepWal)
+                .lastSequence(memtable.maxSequence())
+                .nextFileNumber(files.peek())
+                .build());
+        SegmentReader reader = SegmentReader.open(fs, path);
+        live.flushed(memtable, new SegmentHandle(reader, meta));
+        deleteWalFilesBelow(keepWal);
+        flushes.incrementAndGet();
+        bytesWritten.addAndGet(summary.fileSize());
+        nanos.addAndGet(System.nanoTime() - start);
+        LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), id, summary.fileSize());
+    }
+
+    private void deleteWalFilesBelow(long keepWal) throws IOException {
+        boolean deleted = false;
+        for (Path p : fs.list(layout.walDir())) {
+            OptionalLong n = DatabaseLayout.walNumber(p);
+            if (n.isPresent() && n.getAsLong() < keepWal) {
+                fs.delete(p);
+                deleted = true;
+            }
+        }
+        if (deleted) {
+            fs.syncDirectory(layout.walDir());
+        }
+    }
+
+    private void deleteQuietly(Path path) {
+        try {
+            fs.delete(path);
+        } catch (IOException e) {
+            LOG.warn("could not remove the unfinished segment {} (recovery will)", path, e);
+        }
+    }
+
+    /** Stops after the flush in progress, if any; frozen memtables not flushed stay in the WAL. */
+    public void shutdown() {
+        shuttingDown = true;
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(5, TimeUnit.MINUTES)) {
+                LOG.warn("a flush is still running after 5 minutes; closing anyway");
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thread.shutdownNow();
+        }
+    }
+
+    /** Counters for stats. */
+    public record Stats(long flushes, long bytesWritten, long nanos) {
+    }
+
+    public Stats stats() {
+        return new Stats(flushes.get(), bytesWritten.get(), nanos.get());
+    }
+}

@@ -1,0 +1,133 @@
+package dev.tala.engine.memtable;
+
+import dev.tala.core.model.Edge;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentVersion;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The in-memory, sorted buffer of recent versions. It keeps every version (not only the
+ * newest), so a snapshot taken at an older sequence number reads exactly what existed then.
+ *
+ * <p>One writer at a time adds (the write path serializes them); any number of readers read
+ * concurrently without locks. Once frozen it never changes again and is flushed to a segment.
+ */
+public final class MemTable {
+    /** Bookkeeping bytes per version beyond its payload: skip-list node, key, record. */
+    private static final long VERSION_OVERHEAD_BYTES = 160;
+
+    private final ConcurrentSkipListMap<MemKey, IntentVersion> versions = new ConcurrentSkipListMap<>();
+    private final AtomicLong bytes = new AtomicLong();
+    private final long firstWalNumber;
+    private volatile long minSequence = Long.MAX_VALUE;
+    private volatile long maxSequence;
+    private volatile boolean frozen;
+
+    /**
+     * @param firstWalNumber the oldest WAL file holding versions of this memtable: that file and
+     *                       later ones must be kept until this memtable is flushed
+     */
+    public MemTable(long firstWalNumber) {
+        this.firstWalNumber = firstWalNumber;
+    }
+
+    public long firstWalNumber() {
+        return firstWalNumber;
+    }
+
+    public void add(IntentVersion version) {
+        if (frozen) {
+            throw new IllegalStateException("memtable is frozen");
+        }
+        versions.put(new MemKey(version.id(), version.sequence()), version);
+        bytes.addAndGet(estimateBytes(version));
+        if (version.sequence() > maxSequence) {
+            maxSequence = version.sequence();
+        }
+        if (version.sequence() < minSequence) {
+            minSequence = version.sequence();
+        }
+    }
+
+    /** The newest version of {@code id} with a sequence number at most {@code atSequence}, or null. */
+    public IntentVersion get(IntentId id, long atSequence) {
+        Map.Entry<MemKey, IntentVersion> e = versions.ceilingEntry(new MemKey(id, atSequence));
+        return e != null && e.getKey().id().equals(id) ? e.getValue() : null;
+    }
+
+    /** The newest version of {@code id} of any sequence number, or null. */
+    public IntentVersion newest(IntentId id) {
+        return get(id, Long.MAX_VALUE);
+    }
+
+    /** All versions in key order (id ascending, newest first within an id). */
+    public NavigableMap<MemKey, IntentVersion> versions() {
+        return versions;
+    }
+
+    /** Versions with id at or after {@code from}, in key order. */
+    public Iterator<IntentVersion> iterator(IntentId from) {
+        return versions.tailMap(new MemKey(from, Long.MAX_VALUE), true).values().iterator();
+    }
+
+    /** The newest version of every id, sorted by id: what a flush writes. */
+    public List<IntentVersion> newestVersions() {
+        List<IntentVersion> out = new ArrayList<>();
+        IntentId last = null;
+        for (IntentVersion v : versions.values()) {
+            if (!v.id().equals(last)) {
+                out.add(v);
+                last = v.id();
+            }
+        }
+        return out;
+    }
+
+    public void freeze() {
+        frozen = true;
+    }
+
+    public boolean isFrozen() {
+        return frozen;
+    }
+
+    public boolean isEmpty() {
+        return versions.isEmpty();
+    }
+
+    public int versionCount() {
+        return versions.size();
+    }
+
+    /** Approximate heap bytes held, for the size limit and for stats. */
+    public long approximateBytes() {
+        return bytes.get();
+    }
+
+    public long minSequence() {
+        return minSequence;
+    }
+
+    public long maxSequence() {
+        return maxSequence;
+    }
+
+    static long estimateBytes(IntentVersion v) {
+        Intent i = v.intent();
+        if (i == null) {
+            return VERSION_OVERHEAD_BYTES;
+        }
+        long edges = 0;
+        for (Edge ignored : i.edges()) {
+            edges += 48;
+        }
+        return VERSION_OVERHEAD_BYTES + 4L * i.dimension() + 2L * i.command().length() + 40 + edges;
+    }
+}

@@ -1,0 +1,216 @@
+package dev.tala.engine.open;
+
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.StorageException;
+import dev.tala.core.error.TalaException;
+import dev.tala.core.io.DirectoryLock;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.engine.Options;
+import dev.tala.engine.flush.Flusher;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.read.PointLookup;
+import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.ReadView;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.engine.view.VisibleSequence;
+import dev.tala.engine.write.FailureState;
+import dev.tala.engine.write.FileNumbers;
+import dev.tala.engine.write.OpResolver;
+import dev.tala.engine.write.WritePath;
+import dev.tala.recovery.DatabaseRecovery;
+import dev.tala.recovery.RecoveryReport;
+import dev.tala.recovery.manifest.Manifest;
+import dev.tala.recovery.manifest.ManifestState;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.wal.Durability;
+import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalRecord;
+import dev.tala.wal.WriteAheadLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Opens a database directory: creates it when asked and absent, otherwise runs the recovery
+ * procedure, replays the WAL into a fresh memtable, and wires the running components. On any
+ * failure everything acquired so far is released, the lock last.
+ */
+public final class DatabaseOpener {
+    /** The wired components of an open database. */
+    public record Opened(FileLayer fs, DatabaseLayout layout, StoredOptions stored, long memtableBytes,
+                         Durability durability, DirectoryLock lock, Manifest manifest, LiveState live,
+                         VisibleSequence visible, WriteAheadLog wal, FileNumbers files, FailureState failure,
+                         WritePath writes, Flusher flusher, RecoveryReport report) {
+    }
+
+    private DatabaseOpener() {
+    }
+
+    public static Opened open(Path dir, Options options) {
+        FileLayer fs = options.fileLayer();
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        DirectoryLock lock = lockOrCreateDirectory(fs, layout, options);
+        StoredOptions stored;
+        try {
+            stored = loadOrCreate(fs, layout, options);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(lock);
+            throw e instanceof IOException io ? new StorageException("cannot open " + layout.dir(), io)
+                    : (RuntimeException) e;
+        }
+        DatabaseRecovery recovery = DatabaseRecovery.begin(fs, layout, options.recoveryMode(), lock);
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            return wire(fs, layout, options, stored, recovery, opened);
+        } catch (RuntimeException | Error e) {
+            for (int i = opened.size() - 1; i >= 0; i--) {
+                closeQuietly(opened.get(i));
+            }
+            recovery.close();
+            throw e;
+        }
+    }
+
+    private static Opened wire(FileLayer fs, DatabaseLayout layout, Options options, StoredOptions stored,
+                               DatabaseRecovery recovery, List<AutoCloseable> opened) {
+        ManifestState manifestState = recovery.manifestState();
+        List<SegmentHandle> handles = new ArrayList<>();
+        for (Map.Entry<Long, SegmentReader> e : recovery.segments().entrySet()) {
+            SegmentReader reader = e.getValue();
+            if (reader.dimension() != stored.dimension()) {
+                throw new CorruptionException(reader.path().toString(), 40, "embedding dimension "
+                        + reader.dimension() + " differs from the database's " + stored.dimension());
+            }
+            SegmentMeta meta = manifestState.segments().get(e.getKey());
+            handles.add(new SegmentHandle(reader, meta));
+        }
+        FileNumbers files = new FileNumbers(recovery.nextFileNumber());
+        long walNumber = files.next();
+        long firstWal = recovery.walFiles().isEmpty() ? walNumber
+                : DatabaseLayout.walNumber(recovery.walFiles().getFirst()).getAsLong();
+        MemTable memtable = new MemTable(firstWal);
+        LiveState live = new LiveState(memtable, handles);
+        recovery.takeSegments();
+        opened.add(live::close);
+
+        ReplayReport replay;
+        ReadView view = live.acquire();
+        try {
+            replay = recovery.replayWal(record -> replayInto(memtable, view, record));
+        } finally {
+            view.release();
+        }
+        long lastSequence = Math.max(manifestState.lastSequence(), replay.lastSequence());
+        Manifest manifest = recovery.openManifest(options.manifestRewriteBytes());
+        opened.add(manifest);
+
+        long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
+        Durability durability = options.durability().orElse(stored.durability());
+        WriteAheadLog wal;
+        try {
+            wal = WriteAheadLog.create(fs, layout.walDir(), walNumber, lastSequence, durability);
+        } catch (IOException e) {
+            throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
+        }
+        opened.add(wal);
+        VisibleSequence visible = new VisibleSequence(lastSequence);
+        FailureState failure = new FailureState();
+        Flusher[] flusher = new Flusher[1];
+        WritePath writes = new WritePath(live, wal, visible, files, failure, () -> flusher[0].schedule(),
+                memtableBytes, options.maxImmutableMemtables());
+        flusher[0] = new Flusher(fs, layout, live, manifest, files, failure, writes::flushProgressed,
+                stored.dimension(), stored.embeddingType());
+        opened.add(flusher[0]::shutdown);
+        RecoveryReport report = recovery.report(lastSequence);
+        DirectoryLock lock = recovery.takeLock();
+        return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
+                failure, writes, flusher[0], report);
+    }
+
+    /** Applies one replayed record; an outcome whose intent is gone (after lenient recovery) is skipped. */
+    private static void replayInto(MemTable memtable, ReadView view, WalRecord record) {
+        // The view's active memtable is the one being filled, so earlier records count.
+        List<OpResolver.Resolved> resolved = OpResolver.resolve(record.ops(), id -> PointLookup.findLatest(view, id),
+                false);
+        for (int i = 0; i < resolved.size(); i++) {
+            OpResolver.Resolved r = resolved.get(i);
+            if (!r.skipped()) {
+                memtable.add(r.at(record.firstSequence() + i));
+            }
+        }
+    }
+
+    private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {
+        try {
+            if (!fs.exists(layout.dir())) {
+                if (!options.createIfMissing()) {
+                    throw new TalaException("no database at " + layout.dir() + " (the directory does not exist)");
+                }
+                fs.createDirectories(layout.dir());
+                if (layout.dir().getParent() != null) {
+                    fs.syncDirectory(layout.dir().getParent());
+                }
+            }
+            return fs.lock(layout.lockFile());
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
+        }
+    }
+
+    /** Reads DIR/OPTIONS and checks it against the caller's options, or creates a new database. */
+    private static StoredOptions loadOrCreate(FileLayer fs, DatabaseLayout layout, Options options) throws IOException {
+        if (fs.exists(layout.optionsFile())) {
+            StoredOptions stored = StoredOptions.read(fs, layout.optionsFile());
+            if (options.dimension().isPresent() && options.dimension().getAsInt() != stored.dimension()) {
+                throw new TalaException("the database in " + layout.dir() + " has embedding dimension "
+                        + stored.dimension() + "; it cannot be opened with dimension " + options.dimension().getAsInt());
+            }
+            if (options.embeddingType().isPresent() && options.embeddingType().get() != stored.embeddingType()) {
+                throw new TalaException("the database in " + layout.dir() + " stores embeddings as "
+                        + stored.embeddingType().label() + "; it cannot be opened with " + options.embeddingType().get().label());
+            }
+            if (!fs.exists(layout.manifestFile())) {
+                // Created up to OPTIONS, then interrupted: finish creating it, if nothing else exists.
+                if (!fs.list(layout.segmentDir()).isEmpty()) {
+                    throw new CorruptionException(layout.manifestFile().toString(), 0,
+                            "MANIFEST is missing but segments exist; refusing to guess which are live");
+                }
+                Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
+            }
+            return stored;
+        }
+        if (!options.createIfMissing()) {
+            throw new TalaException("no database at " + layout.dir() + " (no OPTIONS file)");
+        }
+        for (Path p : fs.list(layout.dir())) {
+            if (!p.equals(layout.lockFile())) {
+                throw new TalaException(layout.dir() + " holds files but no TalaDB OPTIONS file ("
+                        + p.getFileName() + "); refusing to create a database there");
+            }
+        }
+        StoredOptions stored = new StoredOptions(
+                options.dimension().orElse(Options.DEFAULT_DIMENSION),
+                options.embeddingType().orElse(EmbeddingType.F32),
+                options.memtableBytes().orElse(Options.DEFAULT_MEMTABLE_BYTES),
+                options.durability().orElse(Durability.sync()));
+        fs.createDirectories(layout.walDir());
+        fs.createDirectories(layout.segmentDir());
+        fs.syncDirectory(layout.dir());
+        stored.write(fs, layout.optionsFile());
+        Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
+        return stored;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // already failing; the original error is what the caller needs
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.tala.engine.open;
+
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.io.FileLayer;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.wal.Durability;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * The options a database was created with, as written in DIR/OPTIONS: a small text file an
+ * operator can read, written once, atomically.
+ */
+public record StoredOptions(int dimension, EmbeddingType embeddingType, long memtableBytes, Durability durability) {
+    static final int FORMAT = 1;
+
+    public void write(FileLayer fs, Path file) throws IOException {
+        String text = "# TalaDB database options, fixed when the database was created\n"
+                + "format=" + FORMAT + "\n"
+                + "dimension=" + dimension + "\n"
+                + "dtype=" + embeddingType.label() + "\n"
+                + "memtable_bytes=" + memtableBytes + "\n"
+                + "durability=" + durability + "\n";
+        fs.writeAtomically(file, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static StoredOptions read(FileLayer fs, Path file) throws IOException {
+        String name = file.toString();
+        Properties p = new Properties();
+        p.load(new StringReader(new String(fs.readAllBytes(file), StandardCharsets.UTF_8)));
+        String format = p.getProperty("format");
+        if (format == null) {
+            throw new CorruptionException(name, 0, "no format line: not a TalaDB OPTIONS file");
+        }
+        if (!format.trim().equals(Integer.toString(FORMAT))) {
+            throw new CorruptionException(name, 0, "OPTIONS format " + format + " is not supported");
+        }
+        try {
+            int dimension = Integer.parseInt(required(p, "dimension", name).trim());
+            EmbeddingType type = parseType(required(p, "dtype", name).trim(), name);
+            long memtable = Long.parseLong(required(p, "memtable_bytes", name).trim());
+            Durability durability = Durability.parse(required(p, "durability", name));
+            return new StoredOptions(dimension, type, memtable, durability);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(name, 0, "unreadable value: " + e.getMessage());
+        }
+    }
+
+    private static String required(Properties p, String key, String file) {
+        String v = p.getProperty(key);
+        if (v == null) {
+            throw new CorruptionException(file, 0, "missing \"" + key + "\"");
+        }
+        return v;
+    }
+
+    /** Parses f32, f16, bf16 or int8. */
+    public static EmbeddingType parseType(String label, String where) {
+        for (EmbeddingType t : EmbeddingType.values()) {
+            if (t.label().equals(label)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException(where + ": embedding type \"" + label + "\" is not f32, f16, bf16 or int8");
+    }
+}

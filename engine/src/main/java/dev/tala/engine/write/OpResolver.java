@@ -1,0 +1,73 @@
+package dev.tala.engine.write;
+
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.wal.WalOp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Turns logged ops into the versions the memtable stores. Puts and deletes stand as they are;
+ * an outcome update becomes the intent's newest version with status and outcome replaced. Ops
+ * earlier in the same batch count, so a batch may put an intent and attach its outcome.
+ */
+public final class OpResolver {
+    /** What one op becomes: a put of {@code intent}, a tombstone, or nothing (a skipped update). */
+    public record Resolved(IntentId id, Intent intent, boolean tombstone) {
+        public boolean skipped() {
+            return intent == null && !tombstone;
+        }
+
+        public IntentVersion at(long sequence) {
+            return tombstone ? IntentVersion.tombstone(id, sequence) : IntentVersion.put(sequence, intent);
+        }
+    }
+
+    private OpResolver() {
+    }
+
+    /**
+     * @param latest the newest stored version of an id (any sequence number), or null
+     * @param strict when true an outcome for an id with no live intent is an error (a new
+     *               write); when false it is skipped (replay after a lenient recovery)
+     */
+    public static List<Resolved> resolve(List<WalOp> ops, Function<IntentId, IntentVersion> latest, boolean strict) {
+        List<Resolved> out = new ArrayList<>(ops.size());
+        Map<IntentId, Resolved> batch = ops.size() > 1 ? new HashMap<>() : Map.of();
+        for (WalOp op : ops) {
+            Resolved r = switch (op) {
+                case WalOp.Put p -> new Resolved(p.id(), p.intent(), false);
+                case WalOp.Delete d -> new Resolved(d.id(), null, true);
+                case WalOp.AttachOutcome o -> {
+                    Intent base = current(o.id(), batch, latest);
+                    if (base == null) {
+                        if (strict) {
+                            throw new InvalidIntentException("id", "no intent " + o.id() + " to attach an outcome to");
+                        }
+                        yield new Resolved(o.id(), null, false);
+                    }
+                    yield new Resolved(o.id(), base.withOutcome(o.status(), o.outcome()), false);
+                }
+            };
+            if (ops.size() > 1 && !r.skipped()) {
+                batch.put(r.id(), r);
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static Intent current(IntentId id, Map<IntentId, Resolved> batch, Function<IntentId, IntentVersion> latest) {
+        Resolved earlier = batch.get(id);
+        if (earlier != null) {
+            return earlier.intent();
+        }
+        IntentVersion v = latest.apply(id);
+        return v == null ? null : v.intent();
+    }
+}

@@ -1,0 +1,210 @@
+package dev.tala.engine.write;
+
+import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.read.PointLookup;
+import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.ReadView;
+import dev.tala.engine.view.VisibleSequence;
+import dev.tala.wal.WalOp;
+import dev.tala.wal.WriteAheadLog;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The order of a write (docs/RECOVERY.md, "Write"): under one lock, make room in the memtable,
+ * resolve outcome updates, log the record, add its versions to the memtable; then, without the
+ * lock, wait until the WAL says the record may be acknowledged, and only then make it visible.
+ * Many writers wait for the same force (group commit), and a reader never sees a version the
+ * WAL could still lose.
+ *
+ * <p>When the memtable is full it is frozen and handed to the flusher, and a new WAL file starts.
+ * When flushes fall behind (too many frozen memtables) writers stall here instead of filling
+ * the heap; the stall is counted in the statistics.
+ */
+public final class WritePath {
+    private static final long STALL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final Condition room = mutex.newCondition();
+    private final LiveState live;
+    private final WriteAheadLog wal;
+    private final VisibleSequence visible;
+    private final FileNumbers files;
+    private final FailureState failure;
+    private final Runnable scheduleFlush;
+    private final long memtableBytes;
+    private final int maxImmutables;
+    private volatile boolean closed;
+
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong stalls = new AtomicLong();
+    private final AtomicLong stallNanos = new AtomicLong();
+    private final AtomicLong memtableSwitches = new AtomicLong();
+
+    public WritePath(LiveState live, WriteAheadLog wal, VisibleSequence visible, FileNumbers files,
+                     FailureState failure, Runnable scheduleFlush, long memtableBytes, int maxImmutables) {
+        this.live = live;
+        this.wal = wal;
+        this.visible = visible;
+        this.files = files;
+        this.failure = failure;
+        this.scheduleFlush = scheduleFlush;
+        this.memtableBytes = memtableBytes;
+        this.maxImmutables = maxImmutables;
+    }
+
+    /**
+     * Applies {@code ops} atomically and returns the sequence number of the last one once it is
+     * acknowledged.
+     *
+     * @throws dev.tala.core.error.InvalidIntentException if an outcome names an id with no live intent (nothing written)
+     * @throws DatabaseFailedException if the WAL could not write or force (nothing acknowledged)
+     */
+    public long write(List<WalOp> ops) {
+        long last;
+        mutex.lock();
+        try {
+            checkOpen();
+            failure.checkWritable();
+            makeRoom();
+            List<OpResolver.Resolved> resolved = resolve(ops);
+            long first = wal.append(ops);
+            MemTable memtable = live.active();
+            for (int i = 0; i < resolved.size(); i++) {
+                OpResolver.Resolved r = resolved.get(i);
+                memtable.add(r.at(first + i));
+            }
+            last = first + ops.size() - 1;
+        } catch (DatabaseFailedException e) {
+            failure.fail("the write-ahead log failed", e);
+            throw e;
+        } finally {
+            mutex.unlock();
+        }
+        try {
+            wal.awaitDurable(last);
+        } catch (DatabaseFailedException e) {
+            failure.fail("the write-ahead log failed", e);
+            throw e;
+        }
+        visible.advanceTo(last);
+        writes.incrementAndGet();
+        return last;
+    }
+
+    private List<OpResolver.Resolved> resolve(List<WalOp> ops) {
+        boolean needsLookup = false;
+        for (WalOp op : ops) {
+            needsLookup |= op instanceof WalOp.AttachOutcome;
+        }
+        if (!needsLookup) {
+            return OpResolver.resolve(ops, id -> null, true);
+        }
+        // Under the mutex the view's active memtable is the one being written: it holds every
+        // earlier write, acknowledged or not, which is what a later outcome must build on.
+        ReadView view = live.acquire();
+        try {
+            return OpResolver.resolve(ops, id -> PointLookup.findLatest(view, id), true);
+        } finally {
+            view.release();
+        }
+    }
+
+    private void makeRoom() {
+        while (live.active().approximateBytes() >= memtableBytes) {
+            if (live.immutableCount() >= maxImmutables) {
+                stall();
+                continue;
+            }
+            switchMemtable();
+        }
+    }
+
+    private void stall() {
+        long start = System.nanoTime();
+        stalls.incrementAndGet();
+        try {
+            while (live.immutableCount() >= maxImmutables) {
+                checkOpen();
+                failure.checkWritable();
+                room.awaitNanos(STALL_POLL_NANOS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DatabaseClosedException("interrupted while waiting for a flush");
+        } finally {
+            stallNanos.addAndGet(System.nanoTime() - start);
+        }
+    }
+
+    /** Called with the mutex held: freeze the memtable, start a new WAL file, schedule the flush. */
+    private MemTable switchMemtable() {
+        long walNumber = files.next();
+        wal.rotate(walNumber);
+        // Rotation forced everything logged so far, so all of it may be seen: a view that later
+        // shows this memtable as a segment is then never read below its versions.
+        visible.advanceTo(wal.lastSequence());
+        MemTable frozen = live.switchMemtable(new MemTable(walNumber));
+        memtableSwitches.incrementAndGet();
+        scheduleFlush.run();
+        return frozen;
+    }
+
+    /** Freezes the active memtable if it holds anything; returns it, or null if it was empty. */
+    public MemTable freezeActive() {
+        mutex.lock();
+        try {
+            checkOpen();
+            failure.checkWritable();
+            if (live.active().isEmpty()) {
+                return null;
+            }
+            while (live.immutableCount() >= maxImmutables) {
+                stall();
+            }
+            return switchMemtable();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** Wakes writers waiting for a flush (called when one finishes or fails). */
+    public void flushProgressed() {
+        mutex.lock();
+        try {
+            room.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** Refuses new writes; waits for writers inside the lock to leave it. */
+    public void close() {
+        closed = true;
+        mutex.lock();
+        try {
+            room.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new DatabaseClosedException("the database is closed");
+        }
+    }
+
+    /** Counters for stats. */
+    public record Stats(long writes, long stalls, long stallNanos, long memtableSwitches) {
+    }
+
+    public Stats stats() {
+        return new Stats(writes.get(), stalls.get(), stallNanos.get(), memtableSwitches.get());
+    }
+}

@@ -1,0 +1,203 @@
+package dev.tala.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.DatabaseLockedException;
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.error.TalaException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Status;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.wal.Durability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TalaDBTest {
+    static final int DIM = 8;
+    @TempDir
+    Path dir;
+
+    Options small() {
+        return Options.builder().dimension(DIM).memtableBytes(64 * 1024).durability(Durability.none()).build();
+    }
+
+    @Test
+    void putGetDeleteAndAttachOutcome() {
+        RandomIntents gen = new RandomIntents(1, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            Intent a = gen.next();
+            long s1 = db.put(a);
+            assertEquals(Optional.of(a), db.get(a.id()));
+            long s2 = db.attachOutcome(a.id(), Status.FAILURE, new Outcome(42, 137));
+            assertTrue(s2 > s1);
+            Intent updated = db.get(a.id()).orElseThrow();
+            assertEquals(Status.FAILURE, updated.status());
+            assertEquals(new Outcome(42, 137), updated.outcome());
+            assertEquals(a.command(), updated.command());
+            db.delete(a.id());
+            assertEquals(Optional.empty(), db.get(a.id()));
+            InvalidIntentException e = assertThrows(InvalidIntentException.class,
+                    () -> db.attachOutcome(a.id(), Status.SUCCESS, null));
+            assertTrue(e.getMessage().contains("no intent " + a.id()), e.getMessage());
+            assertEquals(Optional.empty(), db.get(IntentId.of(1, 2)));
+        }
+    }
+
+    @Test
+    void unflushedWritesComeBackFromTheWalAndFlushedOnesFromSegments() {
+        RandomIntents gen = new RandomIntents(2, DIM);
+        Map<IntentId, Intent> model = new HashMap<>();
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (int i = 0; i < 300; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                model.put(x.id(), x);
+            }
+            db.flush();
+            assertTrue(db.stats().segments() >= 1, "flushed into segments");
+            for (int i = 0; i < 50; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                model.put(x.id(), x);
+            }
+        }
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            assertTrue(db.recoveryReport().recordsReplayed() >= 50, db.recoveryReport().summary());
+            for (Intent x : model.values()) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+            assertEquals(model.size(), db.stats().intents());
+        }
+    }
+
+    @Test
+    void aBatchIsAtomicAndSeesItsOwnEarlierWrites() {
+        RandomIntents gen = new RandomIntents(3, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            Intent a = gen.next();
+            Intent b = gen.next();
+            WriteBatch batch = new WriteBatch().put(a).attachOutcome(a.id(), Status.SUCCESS, new Outcome(1, 0)).put(b)
+                    .delete(b.id());
+            db.write(batch);
+            assertEquals(Status.SUCCESS, db.get(a.id()).orElseThrow().status());
+            assertEquals(Optional.empty(), db.get(b.id()));
+            // A batch whose outcome names an unknown id is refused whole.
+            Intent c = gen.next();
+            WriteBatch bad = new WriteBatch().put(c).attachOutcome(IntentId.of(9, 9), Status.FAILURE, null);
+            assertThrows(InvalidIntentException.class, () -> db.write(bad));
+            assertEquals(Optional.empty(), db.get(c.id()));
+        }
+    }
+
+    @Test
+    void optionsAreFixedAtCreation() {
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            assertEquals(DIM, db.dimension());
+            InvalidIntentException e = assertThrows(InvalidIntentException.class,
+                    () -> db.put(new RandomIntents(4, DIM + 1).next()));
+            assertEquals("embedding", e.field());
+        }
+        assertTrue(Files.exists(dir.resolve("OPTIONS")));
+        TalaException e = assertThrows(TalaException.class,
+                () -> TalaDB.open(dir, Options.builder().dimension(384).build()));
+        assertTrue(e.getMessage().contains("has embedding dimension " + DIM), e.getMessage());
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(DIM, db.dimension(), "the stored dimension is used when none is given");
+        }
+    }
+
+    @Test
+    void aSecondOpenerIsRefusedAndAClosedDatabaseRefusesWork() {
+        TalaDB db = TalaDB.open(dir, small());
+        assertThrows(DatabaseLockedException.class, () -> TalaDB.open(dir, small()));
+        db.close();
+        assertThrows(DatabaseClosedException.class, () -> db.get(IntentId.of(1, 1)));
+        assertThrows(DatabaseClosedException.class, () -> db.put(new RandomIntents(5, DIM).next()));
+        TalaDB.open(dir, small()).close();
+    }
+
+    @Test
+    void openingADirectoryWithForeignFilesIsRefused() throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir, small()));
+        assertTrue(e.getMessage().contains("no TalaDB OPTIONS file"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("MANIFEST")));
+        TalaException missing = assertThrows(TalaException.class, () -> TalaDB.open(dir.resolve("absent"),
+                small().toBuilder().createIfMissing(false).build()));
+        assertTrue(missing.getMessage().contains("no database"), missing.getMessage());
+    }
+
+    @Test
+    void aSnapshotRepeatsItsReadsAcrossWritesAndFlushes() {
+        RandomIntents gen = new RandomIntents(6, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            List<Intent> first = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                first.add(x);
+            }
+            try (Snapshot snap = db.snapshot()) {
+                long before = snap.countIntents();
+                for (Intent x : first.subList(0, 50)) {
+                    db.delete(x.id());
+                }
+                for (Intent x : first.subList(50, 60)) {
+                    db.attachOutcome(x.id(), Status.PARTIAL, null);
+                }
+                for (int i = 0; i < 200; i++) {
+                    db.put(gen.next());
+                }
+                db.flush();
+                assertEquals(before, snap.countIntents());
+                for (Intent x : first) {
+                    assertEquals(Optional.of(x), snap.get(x.id()), "snapshot sees the old version");
+                }
+            }
+            assertEquals(Optional.empty(), db.get(first.getFirst().id()));
+            assertEquals(Status.PARTIAL, db.get(first.get(55).id()).orElseThrow().status());
+        }
+    }
+
+    @Test
+    void manyFlushesKeepEveryVersionReachableAndDeleteObsoleteWalFiles() throws Exception {
+        RandomIntents gen = new RandomIntents(7, DIM);
+        Map<IntentId, Intent> model = new HashMap<>();
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (int i = 0; i < 3000; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                model.put(x.id(), x);
+                if (i % 7 == 0) {
+                    Intent older = model.values().iterator().next();
+                    db.attachOutcome(older.id(), Status.SUCCESS, new Outcome(i, 0));
+                    model.put(older.id(), older.withOutcome(Status.SUCCESS, new Outcome(i, 0)));
+                }
+            }
+            db.flush();
+            DbStats stats = db.stats();
+            assertTrue(stats.flushes() > 3, "flushes: " + stats.flushes());
+            assertEquals(1, stats.walFiles(), "only the current WAL file is left after a flush");
+            assertEquals(model.size(), stats.intents());
+        }
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
+            for (Intent x : model.values()) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+    }
+}

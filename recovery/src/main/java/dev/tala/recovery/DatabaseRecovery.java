@@ -1,0 +1,349 @@
+package dev.tala.recovery;
+
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.StorageException;
+import dev.tala.core.error.TalaException;
+import dev.tala.core.io.DirectoryLock;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.WritableFile;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.recovery.RecoveryReport.Action;
+import dev.tala.recovery.manifest.Manifest;
+import dev.tala.recovery.manifest.ManifestReader;
+import dev.tala.recovery.manifest.ManifestState;
+import dev.tala.segment.SegmentHeader;
+import dev.tala.segment.SegmentReader;
+import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalRecord;
+import dev.tala.wal.WalRecoveryMode;
+import dev.tala.wal.WalReplayer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The open procedure of an existing database (docs/RECOVERY.md), in the order that makes it
+ * safe after a crash at any instant:
+ * <ol>
+ *   <li>take the directory lock, so nothing else changes files while we judge them;</li>
+ *   <li>replay the MANIFEST (a torn last edit is ignored): it alone says which segments are live;</li>
+ *   <li>triage segment files: listed ones are opened and validated; unlisted ones flagged
+ *       {@code is_partial} are deleted (an interrupted flush or compaction); unlisted complete
+ *       ones are moved to {@code lost/}, never deleted;</li>
+ *   <li>delete WAL files the MANIFEST marks obsolete (a crash came between the edit and the delete);</li>
+ *   <li>replay the remaining WAL files above the last flushed sequence number, in the chosen
+ *       {@link WalRecoveryMode}, then cut off torn tails so the next open starts clean;</li>
+ *   <li>rewrite the MANIFEST as a fresh snapshot, leaving any torn edit behind.</li>
+ * </ol>
+ * The caller (the engine) drives the steps because replay applies records to its memtable; on
+ * success it takes ownership of the lock and the opened segments.
+ */
+public final class DatabaseRecovery implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseRecovery.class);
+
+    private final FileLayer fs;
+    private final DatabaseLayout layout;
+    private final WalRecoveryMode mode;
+    private final List<Action> actions = new ArrayList<>();
+    private final List<RecoveryReport.Step> steps = new ArrayList<>();
+    private DirectoryLock lock;
+    private ManifestState manifest;
+    private long manifestTornBytes;
+    private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
+    private List<Path> walFiles = List.of();
+    private long nextFileNumber;
+    private ReplayReport replay;
+    private boolean needsFlush;
+    private long stepStart = System.nanoTime();
+
+    private DatabaseRecovery(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode) {
+        this.fs = fs;
+        this.layout = layout;
+        this.mode = mode;
+    }
+
+    /**
+     * Takes the lock, replays the MANIFEST, triages segment files and opens the live ones, and
+     * removes obsolete WAL files. On failure everything taken is released.
+     */
+    public static DatabaseRecovery begin(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode) {
+        DirectoryLock lock;
+        try {
+            lock = fs.lock(layout.lockFile());
+        } catch (IOException e) {
+            throw new StorageException("cannot lock " + layout.lockFile(), e);
+        }
+        return begin(fs, layout, mode, lock);
+    }
+
+    /**
+     * As {@link #begin(FileLayer, DatabaseLayout, WalRecoveryMode)}, with the directory lock
+     * already held by the caller (who created the database under it); it is released on failure.
+     */
+    public static DatabaseRecovery begin(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, DirectoryLock lock) {
+        DatabaseRecovery r = new DatabaseRecovery(fs, layout, mode);
+        r.lock = lock;
+        try {
+            r.step("lock");
+            ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
+            r.manifest = m.state();
+            r.manifestTornBytes = m.tornTailBytes();
+            if (m.tornTailBytes() > 0) {
+                r.act(Action.Kind.IGNORED_MANIFEST_TAIL, layout.manifestFile(),
+                        m.tornTailBytes() + " bytes after offset " + m.validEnd() + " were a torn edit");
+            }
+            r.step("manifest");
+            r.triageSegments();
+            r.step("segments");
+            r.collectWalFiles();
+            r.step("wal-files");
+            return r;
+        } catch (IOException e) {
+            r.close();
+            throw new StorageException("cannot open the database in " + layout.dir(), e);
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+
+    public ManifestState manifestState() {
+        return manifest;
+    }
+
+    /** The live segments, opened and validated, by id. Ownership passes with {@link #takeSegments()}. */
+    public Map<Long, SegmentReader> segments() {
+        return segments;
+    }
+
+    /** The first file number no existing file uses. */
+    public long nextFileNumber() {
+        return nextFileNumber;
+    }
+
+    /** The WAL files replay reads, oldest first. */
+    public List<Path> walFiles() {
+        return walFiles;
+    }
+
+    /** True when the WAL was replayed around damage that stays in the files: flush before it is read again. */
+    public boolean needsFlush() {
+        return needsFlush;
+    }
+
+    /**
+     * Replays the WAL above the MANIFEST's last sequence number into {@code apply}, then repairs
+     * the files so the next open sees no damage: torn tails are truncated; in point-in-time mode
+     * the file is cut at the stop point and later files are moved to {@code lost/}.
+     */
+    public ReplayReport replayWal(Consumer<WalRecord> apply) {
+        replay = WalReplayer.replay(fs, walFiles, manifest.lastSequence(), mode, apply);
+        step("wal-replay");
+        try {
+            for (ReplayReport.FileReport f : replay.files()) {
+                if (f.ignored()) {
+                    moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
+                            + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
+                } else if (f.droppedTailBytes() > 0) {
+                    truncateTail(f);
+                }
+                if (!f.skipped().isEmpty()) {
+                    needsFlush = true;
+                }
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot repair the WAL in " + layout.walDir(), e);
+        }
+        step("wal-repair");
+        return replay;
+    }
+
+    /**
+     * Rewrites the MANIFEST as one snapshot edit of the recovered state (with the next file
+     * number raised past every existing file) and opens it for appending.
+     */
+    public Manifest openManifest(long rewriteBytes) {
+        try {
+            ManifestState state = new ManifestState(manifest.segments(), manifest.logNumber(),
+                    Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence());
+            Manifest m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
+            manifest = state;
+            step("manifest-rewrite");
+            return m;
+        } catch (IOException e) {
+            throw new StorageException("cannot rewrite " + layout.manifestFile(), e);
+        }
+    }
+
+    /** The report, once the caller knows the last sequence number it recovered. */
+    public RecoveryReport report(long lastSequence) {
+        RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.size(),
+                manifestTornBytes, lastSequence);
+        if (report.isClean()) {
+            LOG.info("{}", report.summary());
+        } else {
+            LOG.warn("{}", report.summary());
+        }
+        return report;
+    }
+
+    /** Hands the lock to the caller; {@link #close()} will no longer release it. */
+    public DirectoryLock takeLock() {
+        DirectoryLock l = lock;
+        lock = null;
+        return l;
+    }
+
+    /** Hands the opened segments to the caller; {@link #close()} will no longer close them. */
+    public Map<Long, SegmentReader> takeSegments() {
+        Map<Long, SegmentReader> out = new LinkedHashMap<>(segments);
+        segments.clear();
+        return out;
+    }
+
+    /** Releases whatever the caller did not take. */
+    @Override
+    public void close() {
+        segments.values().forEach(SegmentReader::close);
+        segments.clear();
+        if (lock != null) {
+            try {
+                lock.close();
+            } catch (IOException e) {
+                LOG.warn("cannot release {}", layout.lockFile(), e);
+            }
+            lock = null;
+        }
+    }
+
+    // ---- steps ----------------------------------------------------------------------------
+
+    private void triageSegments() throws IOException {
+        long maxId = 0;
+        boolean deleted = false;
+        for (Path p : fs.list(layout.segmentDir())) {
+            OptionalLong id = DatabaseLayout.segmentId(p);
+            if (id.isEmpty()) {
+                continue;
+            }
+            maxId = Math.max(maxId, id.getAsLong());
+            if (manifest.segments().containsKey(id.getAsLong())) {
+                continue;
+            }
+            String unlisted = classifyUnlisted(p);
+            if (unlisted != null) {
+                fs.delete(p);
+                deleted = true;
+                act(Action.Kind.DELETED_PARTIAL_SEGMENT, p, unlisted);
+            } else {
+                moveToLost(p, "a complete segment the MANIFEST does not list", Action.Kind.MOVED_TO_LOST);
+            }
+        }
+        if (deleted) {
+            fs.syncDirectory(layout.segmentDir());
+        }
+        for (long id : manifest.segments().keySet()) {
+            Path p = layout.segmentFile(id);
+            if (!fs.exists(p)) {
+                throw new CorruptionException(layout.manifestFile().toString(), 0,
+                        "lists segment " + id + " but " + p + " is missing");
+            }
+            SegmentReader reader = SegmentReader.open(fs, p);
+            segments.put(id, reader);
+            if (reader.header().segmentId() != id) {
+                throw new CorruptionException(p.toString(), 8, "header names segment " + reader.header().segmentId()
+                        + " but the file is segment " + id);
+            }
+        }
+        nextFileNumber = Math.max(nextFileNumber, maxId + 1);
+    }
+
+    /**
+     * Why an unlisted segment file may be deleted (it was never complete), or null if it looks
+     * complete and must be kept.
+     */
+    private String classifyUnlisted(Path p) throws IOException {
+        long size = fs.size(p);
+        if (size < 128) {
+            return "unlisted and only " + size + " bytes: its write was interrupted before the header";
+        }
+        try {
+            SegmentHeader header = SegmentReader.readHeader(fs, p);
+            return header.isPartial() ? "is_partial set: its flush or compaction was interrupted" : null;
+        } catch (TalaException unreadable) {
+            // Not provably partial: keep it for inspection rather than delete it.
+            return null;
+        }
+    }
+
+    private void collectWalFiles() throws IOException {
+        long logNumber = manifest.logNumber();
+        List<Path> all = WalReplayer.walFiles(fs, layout.walDir(), 0);
+        boolean deleted = false;
+        for (Path p : all) {
+            long n = DatabaseLayout.walNumber(p).getAsLong();
+            nextFileNumber = Math.max(nextFileNumber, n + 1);
+            if (n < logNumber) {
+                fs.delete(p);
+                deleted = true;
+                act(Action.Kind.DELETED_OBSOLETE_WAL, p, "below log number " + logNumber + ": its records are in segments");
+            }
+        }
+        if (deleted) {
+            fs.syncDirectory(layout.walDir());
+        }
+        walFiles = WalReplayer.walFiles(fs, layout.walDir(), logNumber);
+    }
+
+    private void truncateTail(ReplayReport.FileReport f) throws IOException {
+        if (f.validEnd() == 0) {
+            // Not even the file header survived: the file was being created.
+            fs.delete(f.file());
+            fs.syncDirectory(layout.walDir());
+            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header was incomplete (" + f.size() + " bytes)");
+            return;
+        }
+        try (WritableFile out = fs.openForAppend(f.file())) {
+            out.truncate(f.validEnd());
+            out.force();
+        }
+        act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
+                + " (a write torn by the crash)");
+    }
+
+    private void moveToLost(Path p, String reason, Action.Kind kind) throws IOException {
+        Path lost = layout.lostDir();
+        if (!fs.exists(lost)) {
+            fs.createDirectories(lost);
+            fs.syncDirectory(layout.dir());
+        }
+        Path target = lost.resolve(p.getFileName());
+        for (int i = 1; fs.exists(target); i++) {
+            target = lost.resolve(p.getFileName() + "." + i);
+        }
+        fs.rename(p, target);
+        fs.syncDirectory(lost);
+        fs.syncDirectory(p.getParent());
+        act(kind, p, reason + "; now " + target);
+    }
+
+    private void act(Action.Kind kind, Path file, String reason) {
+        Action a = new Action(kind, file.toString(), reason);
+        actions.add(a);
+        LOG.warn("recovery: {}", a);
+    }
+
+    private void step(String name) {
+        long now = System.nanoTime();
+        steps.add(new RecoveryReport.Step(name, Duration.ofNanos(now - stepStart)));
+        stepStart = now;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.tala.recovery;
+
+import dev.tala.wal.ReplayReport;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What opening a database found and did: the answer to "what happened to my data after that
+ * crash?". Returned by open, logged, and printed by {@code tala recover}.
+ *
+ * @param actions     every file discarded, moved, truncated or deleted, with the reason
+ * @param replay      the WAL replay, file by file (null if no WAL was replayed)
+ * @param steps       how long each step took, in order
+ * @param liveSegments segments the MANIFEST lists, all validated
+ */
+public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Step> steps, int liveSegments,
+                             long manifestTornBytes, long lastSequence) {
+
+    /** A change recovery made to the directory. */
+    public record Action(Kind kind, String file, String reason) {
+        public enum Kind { DELETED_PARTIAL_SEGMENT, MOVED_TO_LOST, DELETED_OBSOLETE_WAL, TRUNCATED_WAL_TAIL,
+            DROPPED_WAL_AFTER_STOP, IGNORED_MANIFEST_TAIL, DELETED_TEMPORARY_FILE }
+
+        @Override
+        public String toString() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + file + " (" + reason + ")";
+        }
+    }
+
+    /** One timed step of the open procedure. */
+    public record Step(String name, Duration took) {
+    }
+
+    public long recordsReplayed() {
+        return replay == null ? 0 : replay.recordsApplied();
+    }
+
+    /** True when recovery changed nothing and dropped nothing: the last shutdown was clean. */
+    public boolean isClean() {
+        return actions.stream().noneMatch(a -> a.kind() != Action.Kind.DELETED_OBSOLETE_WAL
+                && a.kind() != Action.Kind.DELETED_TEMPORARY_FILE)
+                && (replay == null || replay.isClean()) && manifestTornBytes == 0;
+    }
+
+    /** A few lines for a log or a terminal. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("recovery: ").append(liveSegments).append(" live segments, ")
+                .append(recordsReplayed()).append(" WAL records replayed, last sequence ").append(lastSequence);
+        if (isClean()) {
+            sb.append(", clean");
+        }
+        for (Action a : actions) {
+            sb.append("\n  ").append(a);
+        }
+        for (Step s : steps) {
+            sb.append("\n  step ").append(s.name()).append(": ").append(s.took().toMillis()).append(" ms");
+        }
+        return sb.toString();
+    }
+}
