@@ -1,0 +1,162 @@
+package dev.tala.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Status;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.engine.WriteBatch;
+import dev.tala.wal.Durability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+
+/**
+ * The same random operations go to TalaDB and to RocksDB (the oracle); every read must agree.
+ * Flushes and reopenings are interleaved; a small memtable makes background flushes happen on
+ * their own too. jqwik shrinks a failing sequence to a minimal one.
+ */
+class DifferentialTest {
+    static final int DIM = 8;
+    static final int ID_SLOTS = 40;
+
+    /** An operation on both databases. Ids are slots into a fixed pool so that shrinking keeps them. */
+    sealed interface Op {
+        record Put(int slot, long seed) implements Op {
+        }
+
+        record Delete(int slot) implements Op {
+        }
+
+        record AttachOutcome(int slot, int status, boolean withOutcome, int latency, int exitCode) implements Op {
+        }
+
+        record Batch(List<Op> ops) implements Op {
+        }
+
+        record Get(int slot) implements Op {
+        }
+
+        record Flush() implements Op {
+        }
+
+        record Reopen() implements Op {
+        }
+    }
+
+    static IntentId idOf(int slot) {
+        // Spread the slots over the id space, so segment order and slot order differ.
+        long h = slot * 0x9E3779B97F4A7C15L;
+        return IntentId.of(h, Long.rotateLeft(h, 17) ^ slot);
+    }
+
+    @Provide
+    Arbitrary<List<Op>> operations() {
+        Arbitrary<Integer> slot = Arbitraries.integers().between(0, ID_SLOTS - 1);
+        Arbitrary<Op> put = Arbitraries.longs().flatMap(seed -> slot.map(s -> new Op.Put(s, seed)));
+        Arbitrary<Op> delete = slot.map(Op.Delete::new);
+        Arbitrary<Op> outcome = net.jqwik.api.Combinators.combine(slot, Arbitraries.integers().between(0, 3),
+                Arbitraries.of(true, false), Arbitraries.integers().between(0, 1_000_000),
+                Arbitraries.integers().between(-5, 255)).as(Op.AttachOutcome::new);
+        Arbitrary<Op> write = Arbitraries.frequencyOf(Tuple.of(6, put), Tuple.of(2, delete), Tuple.of(3, outcome));
+        Arbitrary<Op> batch = write.list().ofMinSize(2).ofMaxSize(5).map(Op.Batch::new);
+        Arbitrary<Op> get = slot.map(Op.Get::new);
+        Arbitrary<Op> op = Arbitraries.frequencyOf(
+                Tuple.of(12, write), Tuple.of(2, batch), Tuple.of(6, get),
+                Tuple.of(1, Arbitraries.just(new Op.Flush())), Tuple.of(1, Arbitraries.just(new Op.Reopen())));
+        return op.list().ofMinSize(1).ofMaxSize(120);
+    }
+
+    @Property(tries = 60)
+    void talaAgreesWithRocksDb(@ForAll("operations") List<Op> ops) throws Exception {
+        Path root = Files.createTempDirectory("differential");
+        Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.none()).build();
+        try (RocksOracle oracle = new RocksOracle(root.resolve("rocks"))) {
+            TalaDB tala = TalaDB.open(root.resolve("tala"), options);
+            try {
+                for (Op op : ops) {
+                    switch (op) {
+                        case Op.Get g -> assertEquals(oracle.get(idOf(g.slot())), tala.get(idOf(g.slot())),
+                                "get of slot " + g.slot());
+                        case Op.Flush f -> tala.flush();
+                        case Op.Reopen r -> {
+                            tala.close();
+                            tala = TalaDB.open(root.resolve("tala"), options);
+                        }
+                        default -> applyWrite(op, tala, oracle);
+                    }
+                }
+                assertSameContents(oracle, tala);
+                tala.close();
+                tala = TalaDB.open(root.resolve("tala"), options);
+                assertSameContents(oracle, tala);
+            } finally {
+                tala.close();
+            }
+        } finally {
+            deleteTree(root);
+        }
+    }
+
+    private static void applyWrite(Op op, TalaDB tala, RocksOracle oracle) throws Exception {
+        List<RocksOracle.Write> writes = new ArrayList<>();
+        WriteBatch batch = new WriteBatch();
+        for (Op w : op instanceof Op.Batch b ? b.ops() : List.of(op)) {
+            switch (w) {
+                case Op.Put p -> {
+                    Intent intent = new RandomIntents(p.seed(), DIM).next(idOf(p.slot()));
+                    writes.add(new RocksOracle.Write.Put(intent));
+                    batch.put(intent);
+                }
+                case Op.Delete d -> {
+                    writes.add(new RocksOracle.Write.Delete(idOf(d.slot())));
+                    batch.delete(idOf(d.slot()));
+                }
+                case Op.AttachOutcome o -> {
+                    Status status = Status.values()[o.status()];
+                    Outcome outcome = o.withOutcome() ? new Outcome(o.latency(), o.exitCode()) : null;
+                    writes.add(new RocksOracle.Write.AttachOutcome(idOf(o.slot()), status, outcome));
+                    batch.attachOutcome(idOf(o.slot()), status, outcome);
+                }
+                default -> throw new IllegalStateException("not a write: " + w);
+            }
+        }
+        boolean accepted = oracle.apply(writes);
+        boolean talaAccepted;
+        try {
+            tala.write(batch);
+            talaAccepted = true;
+        } catch (InvalidIntentException e) {
+            talaAccepted = false;
+        }
+        assertEquals(accepted, talaAccepted, "both accept or both refuse " + op);
+    }
+
+    static void assertSameContents(RocksOracle oracle, TalaDB tala) {
+        List<Intent> expected = oracle.all();
+        List<Intent> actual = new ArrayList<>();
+        try (var snapshot = tala.snapshot()) {
+            snapshot.forEachIntent(actual::add);
+            assertEquals(expected.size(), snapshot.countIntents());
+        }
+        assertEquals(expected, actual, "full contents in id order");
+    }
+
+    static void deleteTree(Path root) throws java.io.IOException {
+        try (var walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
