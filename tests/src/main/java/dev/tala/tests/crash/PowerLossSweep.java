@@ -1,0 +1,164 @@
+package dev.tala.tests.crash;
+
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.engine.Options;
+import dev.tala.engine.Snapshot;
+import dev.tala.engine.TalaDB;
+import dev.tala.recovery.DatabaseVerifier;
+import dev.tala.recovery.VerifyReport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Sweeps every crash point of a scenario: for k = 0, 1, 2, ... build the scenario's state,
+ * let the simulated machine die after the k-th file operation of the crash window, cut the
+ * power, reopen, and check DESIGN.md's invariants (no acknowledged write lost, no deleted id
+ * back, the database opens, verify is clean). Stops at the first k the window survives.
+ */
+public final class PowerLossSweep {
+    /** What one sweep covered and found. */
+    public record Result(String scenario, PowerLossMode mode, int crashPoints, long acknowledgedWrites,
+                         List<String> failures) {
+        public boolean passed() {
+            return failures.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return "sweep " + scenario + " (" + mode.name().toLowerCase(java.util.Locale.ROOT) + "): " + crashPoints
+                    + " crash points, " + acknowledgedWrites + " acknowledged writes checked, "
+                    + (failures.isEmpty() ? "no violations" : failures.size() + " FAILURES");
+        }
+    }
+
+    private PowerLossSweep() {
+    }
+
+    /**
+     * @param maxPoints stop after this many crash points even if the window is longer
+     */
+    public static Result run(CrashScenario scenario, Path workDir, PowerLossMode mode, long seed, int maxPoints) {
+        List<String> failures = new ArrayList<>();
+        long acknowledged = 0;
+        int points = 0;
+        for (int k = 0; k < maxPoints; k++) {
+            Path root = workDir.resolve(scenario.name() + "-" + k);
+            Point point = crashAt(scenario, root, mode, seed + k, k);
+            acknowledged += point.acknowledged;
+            for (String f : point.failures) {
+                failures.add("crash after operation " + k + " (" + point.crashedAt + "): " + f);
+            }
+            if (point.failures.isEmpty()) {
+                deleteTree(root);
+            }
+            if (!point.crashed) {
+                break;
+            }
+            points++;
+        }
+        return new Result(scenario.name(), mode, points, acknowledged, List.copyOf(failures));
+    }
+
+    private record Point(boolean crashed, String crashedAt, long acknowledged, List<String> failures) {
+    }
+
+    private static Point crashAt(CrashScenario scenario, Path root, PowerLossMode mode, long seed, int k) {
+        Path dir = root.resolve("db");
+        Ledger ledger = new Ledger();
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
+        TalaDB db = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(fs).build());
+        scenario.prepare(db, ledger);
+        FaultInjectingFileLayer crashing = fs;
+        if (scenario.crashesDuringOpen()) {
+            // The machine dies with the database open; the crash window is the next open.
+            powerLoss(fs, mode, seed);
+            closeQuietly(db);
+            crashing = new FaultInjectingFileLayer(root.resolve("stash2"));
+            crashing.crashAfter(k);
+            try {
+                TalaDB.open(dir, scenario.options().toBuilder().fileLayer(crashing).build()).close();
+            } catch (RuntimeException crash) {
+                // expected at the crash point
+            }
+        } else {
+            fs.crashAfter(k);
+            try {
+                scenario.crashWindow(db, ledger);
+            } catch (RuntimeException crash) {
+                // expected at the crash point
+            }
+            closeQuietly(db);
+        }
+        boolean crashed = crashing.hasCrashed();
+        String crashedAt = crashing.crashedAt();
+        powerLoss(crashing, mode, seed);
+        return new Point(crashed, crashedAt, ledger.acknowledgedWrites(), check(scenario, dir, ledger));
+    }
+
+    /** Stops the dead process's threads; the machine is down, so closing may fail. */
+    private static void closeQuietly(TalaDB db) {
+        try {
+            db.close();
+        } catch (RuntimeException afterCrash) {
+            // expected after a crash
+        }
+    }
+
+    private static void powerLoss(FaultInjectingFileLayer fs, PowerLossMode mode, long seed) {
+        try {
+            fs.powerLoss(mode, seed);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reopens after the power loss and checks the invariants; returns what is wrong. */
+    static List<String> check(CrashScenario scenario, Path dir, Ledger ledger) {
+        List<String> failures = new ArrayList<>();
+        FileLayer fs = LocalFileLayer.INSTANCE;
+        try (TalaDB db = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(fs).build())) {
+            Set<IntentId> present = new HashSet<>();
+            try (Snapshot s = db.snapshot()) {
+                s.forEachIntent((Intent i) -> present.add(i.id()));
+            }
+            for (Ledger.Violation v : ledger.check(db::get, present)) {
+                failures.add(v.toString());
+            }
+        } catch (RuntimeException e) {
+            failures.add("the database did not open: " + e);
+            return failures;
+        }
+        VerifyReport verify = DatabaseVerifier.verify(fs, new DatabaseLayout(dir));
+        for (VerifyReport.Problem p : verify.problems()) {
+            failures.add("verify: " + p);
+        }
+        return failures;
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

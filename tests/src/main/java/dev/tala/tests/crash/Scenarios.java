@@ -1,0 +1,102 @@
+package dev.tala.tests.crash;
+
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.wal.Durability;
+import java.util.List;
+
+/** The crash windows the sweeps cover (docs/RECOVERY.md lists what each one exercises). */
+public final class Scenarios {
+    static final int DIM = 16;
+
+    private Scenarios() {
+    }
+
+    public static List<CrashScenario> all(long seed) {
+        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), recovery(seed));
+    }
+
+    private static Options.Builder base() {
+        return Options.builder().dimension(DIM).durability(Durability.sync());
+    }
+
+    private static void steps(TalaDB db, Ledger ledger, long seed, int n) {
+        Workload w = new Workload(db, ledger, seed);
+        for (int i = 0; i < n; i++) {
+            w.step();
+        }
+    }
+
+    /** A flush: segment written with is_partial, forced, sealed, directory synced, MANIFEST edit, WAL deleted. */
+    public static CrashScenario flush(long seed) {
+        return new Simple("flush", base().memtableBytes(1 << 20).build(),
+                (db, l) -> steps(db, l, seed, 150),
+                (db, l) -> db.flush());
+    }
+
+    /** Memtable switches under writes: WAL rotation (force, new file, directory sync) with flushes behind. */
+    public static CrashScenario walSwitch(long seed) {
+        return new Simple("wal-switch", base().memtableBytes(16 * 1024).build(),
+                (db, l) -> steps(db, l, seed, 10),
+                (db, l) -> steps(db, l, seed + 1, 60));
+    }
+
+    /** Every MANIFEST append is a rewrite: temporary file, force, rename, directory sync. */
+    public static CrashScenario manifestRewrite(long seed) {
+        return new Simple("manifest-rewrite", base().memtableBytes(1 << 20).manifestRewriteBytes(1).build(),
+                (db, l) -> {
+                    steps(db, l, seed, 80);
+                    db.flush();
+                    steps(db, l, seed + 1, 40);
+                },
+                (db, l) -> db.flush());
+    }
+
+    /** A crash while opening after a crash: truncating torn tails, rewriting the MANIFEST, starting a WAL file. */
+    public static CrashScenario recovery(long seed) {
+        return new CrashScenario() {
+            @Override
+            public String name() {
+                return "recovery";
+            }
+
+            @Override
+            public Options options() {
+                return base().memtableBytes(1 << 20).build();
+            }
+
+            @Override
+            public void prepare(TalaDB db, Ledger ledger) {
+                steps(db, ledger, seed, 80);
+                db.flush();
+                steps(db, ledger, seed + 1, 40);
+            }
+
+            @Override
+            public void crashWindow(TalaDB db, Ledger ledger) {
+                throw new UnsupportedOperationException("the crash window is the open itself");
+            }
+
+            @Override
+            public boolean crashesDuringOpen() {
+                return true;
+            }
+        };
+    }
+
+    private interface Step {
+        void run(TalaDB db, Ledger ledger);
+    }
+
+    private record Simple(String name, Options options, Step before, Step window) implements CrashScenario {
+        @Override
+        public void prepare(TalaDB db, Ledger ledger) {
+            before.run(db, ledger);
+        }
+
+        @Override
+        public void crashWindow(TalaDB db, Ledger ledger) {
+            window.run(db, ledger);
+        }
+    }
+}
