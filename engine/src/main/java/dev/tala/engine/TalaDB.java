@@ -51,7 +51,19 @@ public final class TalaDB implements AutoCloseable {
     }
 
     public static TalaDB open(Path dir, Options options) {
-        return new TalaDB(DatabaseOpener.open(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options")));
+        TalaDB db = new TalaDB(DatabaseOpener.open(Objects.requireNonNull(dir, "dir"),
+                Objects.requireNonNull(options, "options")));
+        if (db.db.needsFlush()) {
+            // Replay skipped damaged records that are still in the WAL: move what was recovered into
+            // a segment now, so those files become obsolete before anything reads them again.
+            try {
+                db.flush();
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+        }
+        return db;
     }
 
     public Path directory() {

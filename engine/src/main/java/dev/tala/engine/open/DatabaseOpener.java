@@ -45,7 +45,7 @@ public final class DatabaseOpener {
     public record Opened(FileLayer fs, DatabaseLayout layout, StoredOptions stored, long memtableBytes,
                          Durability durability, DirectoryLock lock, Manifest manifest, LiveState live,
                          VisibleSequence visible, WriteAheadLog wal, FileNumbers files, FailureState failure,
-                         WritePath writes, Flusher flusher, RecoveryReport report) {
+                         WritePath writes, Flusher flusher, RecoveryReport report, boolean needsFlush) {
     }
 
     private DatabaseOpener() {
@@ -129,7 +129,7 @@ public final class DatabaseOpener {
         RecoveryReport report = recovery.report(lastSequence);
         DirectoryLock lock = recovery.takeLock();
         return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
-                failure, writes, flusher[0], report);
+                failure, writes, flusher[0], report, recovery.needsFlush());
     }
 
     /** Applies one replayed record; an outcome whose intent is gone (after lenient recovery) is skipped. */
