@@ -1,18 +1,64 @@
 package dev.tala.cli;
 
+import dev.tala.cli.command.InitCommand;
+import dev.tala.cli.command.RecoverCommand;
+import dev.tala.cli.command.SegmentsCommand;
+import dev.tala.cli.command.StatsCommand;
+import dev.tala.cli.command.VerifyCommand;
+import dev.tala.core.error.TalaException;
+import java.io.PrintWriter;
+import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code tala} command: the entry point bin/tala runs. */
 @Command(name = "tala", mixinStandardHelpOptions = true, version = "tala 0.1.0",
         description = "TalaDB: an embedded, crash-safe LSM database for intents.",
-        subcommands = {CommandLine.HelpCommand.class})
+        footer = {"", "Every command takes --db DIR (default ./tala-data) and --json; run 'tala help COMMAND' for its options."},
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            InitCommand.class,
+            StatsCommand.class,
+            SegmentsCommand.class,
+            VerifyCommand.class,
+            RecoverCommand.class,
+        })
 public final class TalaCli implements Runnable {
+    /** Exit status when a command fails at run time (usage errors exit 2, picocli's default). */
+    public static final int EXIT_FAILURE = 1;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new TalaCli()).execute(args));
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit status (tests call this in process). */
+    public static int run(String... args) {
+        boolean verbose = Arrays.asList(args).contains("--verbose");
+        CommandLine cli = new CommandLine(new TalaCli());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println("tala " + commandLine.getCommandName() + ": " + describe(e));
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return EXIT_FAILURE;
+        });
+        return cli.execute(args);
+    }
+
+    /** One line a person can act on; internal errors say so and point at --verbose. */
+    static String describe(Throwable e) {
+        if (e instanceof TalaException || e instanceof IllegalArgumentException) {
+            return e.getMessage();
+        }
+        if (e instanceof java.io.IOException) {
+            return "I/O error: " + e.getMessage();
+        }
+        return "internal error: " + e + " (rerun with --verbose for the stack trace)";
     }
 
     @Override

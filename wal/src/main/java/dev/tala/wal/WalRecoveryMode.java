@@ -15,8 +15,14 @@ public enum WalRecoveryMode {
     /** Skip each damaged record, resume at the next intact one, and report what was skipped. */
     SKIP_CORRUPTED;
 
+    /** The command-line name. */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return switch (this) {
+            case TOLERATE_CORRUPTED_TAIL -> "tolerate-tail";
+            case ABSOLUTE_CONSISTENCY -> "absolute";
+            case POINT_IN_TIME -> "point-in-time";
+            case SKIP_CORRUPTED -> "skip-corrupted";
+        };
     }
 
     /** Accepts the command-line names: tolerate-tail, absolute, point-in-time, skip-corrupted. */

@@ -118,6 +118,9 @@ public final class DatabaseOpener {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
         opened.add(wal);
+        if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
+            retireReplayedWal(fs, layout, live, manifest, walNumber, recovery.walFiles());
+        }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
         Flusher[] flusher = new Flusher[1];
@@ -130,6 +133,25 @@ public final class DatabaseOpener {
         DirectoryLock lock = recovery.takeLock();
         return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
                 failure, writes, flusher[0], report, recovery.needsFlush());
+    }
+
+    /**
+     * The replayed WAL files added nothing to the memtable (a clean shutdown after a flush, or
+     * only records already in segments): mark them obsolete and delete them, so an idle
+     * database does not collect one WAL file per open.
+     */
+    private static void retireReplayedWal(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest,
+                                          long walNumber, List<Path> replayed) {
+        try {
+            live.replaceEmptyActive(new MemTable(walNumber));
+            manifest.append(dev.tala.recovery.manifest.ManifestEdit.builder().logNumber(walNumber).build());
+            for (Path p : replayed) {
+                fs.delete(p);
+            }
+            fs.syncDirectory(layout.walDir());
+        } catch (IOException e) {
+            throw new StorageException("cannot remove obsolete WAL files in " + layout.walDir(), e);
+        }
     }
 
     /** Applies one replayed record; an outcome whose intent is gone (after lenient recovery) is skipped. */
@@ -147,10 +169,12 @@ public final class DatabaseOpener {
 
     private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {
         try {
+            if (!options.createIfMissing() && !fs.exists(layout.optionsFile())) {
+                // Checked before locking, so that pointing at the wrong directory leaves no LOCK file behind.
+                throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
+                        ? " (no OPTIONS file)" : " (the directory does not exist)"));
+            }
             if (!fs.exists(layout.dir())) {
-                if (!options.createIfMissing()) {
-                    throw new TalaException("no database at " + layout.dir() + " (the directory does not exist)");
-                }
                 fs.createDirectories(layout.dir());
                 if (layout.dir().getParent() != null) {
                     fs.syncDirectory(layout.dir().getParent());

@@ -104,6 +104,18 @@ public final class LiveState {
         return n;
     }
 
+    /**
+     * Replaces the active memtable while it is still empty (after a replay that found nothing,
+     * so that it no longer pins the old WAL files).
+     */
+    public synchronized void replaceEmptyActive(MemTable fresh) {
+        if (!active.isEmpty()) {
+            throw new IllegalStateException("the active memtable holds data");
+        }
+        active = fresh;
+        install();
+    }
+
     /** Freezes the active memtable and makes {@code fresh} active. */
     public synchronized MemTable switchMemtable(MemTable fresh) {
         MemTable frozen = active;

@@ -1,0 +1,36 @@
+package dev.tala.cli.command;
+
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The options every command shares: which database, and how to print. */
+public final class DbOptions {
+    @Option(names = "--db", paramLabel = "DIR", defaultValue = "./tala-data",
+            description = "The database directory (default: ${DEFAULT-VALUE}).")
+    Path db;
+
+    @Option(names = "--json", description = "Print machine-readable JSON instead of tables.")
+    boolean json;
+
+    @Option(names = "--verbose", description = "On error, print the stack trace too.")
+    boolean verbose;
+
+    public Path dir() {
+        return db;
+    }
+
+    public boolean json() {
+        return json;
+    }
+
+    /** Opens an existing database; a missing one is an error, not an accident to create. */
+    public TalaDB openExisting() {
+        return TalaDB.open(db, Options.builder().createIfMissing(false).build());
+    }
+
+    public TalaDB openExisting(Options.Builder options) {
+        return TalaDB.open(db, options.createIfMissing(false).build());
+    }
+}
