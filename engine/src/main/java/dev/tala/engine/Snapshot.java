@@ -7,7 +7,16 @@ import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.read.MergedVersions;
 import dev.tala.engine.read.PointLookup;
 import dev.tala.engine.view.PinnedView;
+import dev.tala.core.model.Relation;
+import dev.tala.engine.query.Direction;
+import dev.tala.engine.query.GraphQueries;
+import dev.tala.engine.query.Hop;
+import dev.tala.engine.query.TimeRangeScan;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -55,6 +64,52 @@ public final class Snapshot implements AutoCloseable {
             merged.advance();
         }
         return n;
+    }
+
+    /**
+     * Live intents with {@code from <= timestamp < to} in (timestamp, id) order, streamed to
+     * {@code consumer} until it returns false.
+     */
+    public long scan(long from, long to, Predicate<Intent> consumer) {
+        checkOpen();
+        return TimeRangeScan.scan(pinned.view(), pinned.sequence(), from, to, consumer);
+    }
+
+    /** At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first. */
+    public List<Intent> scan(long from, long to, int limit) {
+        List<Intent> out = new ArrayList<>();
+        if (limit > 0) {
+            scan(from, to, i -> {
+                out.add(i);
+                return out.size() < limit;
+            });
+        }
+        return out;
+    }
+
+    /** Edges from {@code id} to live intents. */
+    public List<Hop> edgesFrom(IntentId id) {
+        checkOpen();
+        return graph().edgesFrom(Objects.requireNonNull(id, "id"));
+    }
+
+    /** Edges from live intents to {@code id}. */
+    public List<Hop> edgesTo(IntentId id) {
+        checkOpen();
+        return graph().edgesTo(Objects.requireNonNull(id, "id"));
+    }
+
+    /**
+     * Breadth-first traversal from {@code start} up to {@code depth} steps along edges with one
+     * of {@code relations} (all when empty), in {@code direction}.
+     */
+    public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
+        checkOpen();
+        return graph().traverse(Objects.requireNonNull(start, "start"), depth, relations, direction);
+    }
+
+    private GraphQueries graph() {
+        return new GraphQueries(pinned.view(), pinned.sequence());
     }
 
     PinnedView pinned() {

@@ -5,6 +5,9 @@ import dev.tala.core.error.StorageException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Relation;
+import dev.tala.engine.query.Direction;
+import dev.tala.engine.query.Hop;
 import dev.tala.core.model.Status;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.open.DatabaseOpener;
@@ -21,6 +24,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An open TalaDB database: the API a service embeds.
@@ -139,6 +143,34 @@ public final class TalaDB implements AutoCloseable {
     public Optional<Intent> get(IntentId id) {
         try (Snapshot s = snapshot()) {
             return s.get(id);
+        }
+    }
+
+    /** At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first. */
+    public List<Intent> scan(long from, long to, int limit) {
+        try (Snapshot s = snapshot()) {
+            return s.scan(from, to, limit);
+        }
+    }
+
+    /** Edges from {@code id} to live intents. */
+    public List<Hop> edgesFrom(IntentId id) {
+        try (Snapshot s = snapshot()) {
+            return s.edgesFrom(id);
+        }
+    }
+
+    /** Edges from live intents to {@code id}. */
+    public List<Hop> edgesTo(IntentId id) {
+        try (Snapshot s = snapshot()) {
+            return s.edgesTo(id);
+        }
+    }
+
+    /** Breadth-first traversal; see {@link Snapshot#traverse}. */
+    public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
+        try (Snapshot s = snapshot()) {
+            return s.traverse(start, depth, relations, direction);
         }
     }
 

@@ -9,6 +9,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,6 +26,8 @@ public final class MemTable {
     private static final long VERSION_OVERHEAD_BYTES = 160;
 
     private final ConcurrentSkipListMap<MemKey, IntentVersion> versions = new ConcurrentSkipListMap<>();
+    /** For incoming-edge queries: ids that had, in some version, an edge to the key. A superset. */
+    private final ConcurrentHashMap<IntentId, Set<IntentId>> edgeSources = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
     private final long firstWalNumber;
     private volatile long minSequence = Long.MAX_VALUE;
@@ -47,6 +51,11 @@ public final class MemTable {
             throw new IllegalStateException("memtable is frozen");
         }
         versions.put(new MemKey(version.id(), version.sequence()), version);
+        if (version.intent() != null) {
+            for (Edge e : version.intent().edges()) {
+                edgeSources.computeIfAbsent(e.target(), k -> ConcurrentHashMap.newKeySet()).add(version.id());
+            }
+        }
         bytes.addAndGet(estimateBytes(version));
         if (version.sequence() > maxSequence) {
             maxSequence = version.sequence();
@@ -65,6 +74,14 @@ public final class MemTable {
     /** The newest version of {@code id} of any sequence number, or null. */
     public IntentVersion newest(IntentId id) {
         return get(id, Long.MAX_VALUE);
+    }
+
+    /**
+     * Ids that had an edge to {@code target} in some version held here: candidates only; the
+     * caller checks the version it reads still has the edge.
+     */
+    public Set<IntentId> edgeSourcesOf(IntentId target) {
+        return edgeSources.getOrDefault(target, Set.of());
     }
 
     /** All versions in key order (id ascending, newest first within an id). */

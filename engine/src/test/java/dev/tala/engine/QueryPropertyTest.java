@@ -1,0 +1,191 @@
+package dev.tala.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tala.core.model.Edge;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.Relation;
+import dev.tala.core.model.Status;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.query.Direction;
+import dev.tala.engine.query.Hop;
+import dev.tala.wal.Durability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Scan, edges and traversal compared with brute force over a model of the live intents, after
+ * random writes with flushes and reopenings in between (so answers merge memtables and
+ * several segments, with shadowed and deleted versions).
+ */
+class QueryPropertyTest {
+    static final int DIM = 4;
+
+    @Property(tries = 25)
+    void queriesAgreeWithBruteForce(@ForAll long seed, @ForAll @IntRange(min = 1, max = 400) int writes) throws Exception {
+        Path dir = Files.createTempDirectory("queries");
+        Options options = Options.builder().dimension(DIM).memtableBytes(16 * 1024).durability(Durability.none()).build();
+        RandomIntents gen = new RandomIntents(seed, DIM);
+        Random random = gen.random();
+        Map<IntentId, Intent> model = new LinkedHashMap<>();
+        List<IntentId> ids = new ArrayList<>();
+        TalaDB db = TalaDB.open(dir, options);
+        try {
+            for (int i = 0; i < writes; i++) {
+                int kind = ids.isEmpty() ? 0 : random.nextInt(10);
+                if (kind < 6) {
+                    Intent x = ids.isEmpty() || random.nextInt(4) > 0 ? gen.next() : gen.next(ids.get(random.nextInt(ids.size())));
+                    db.put(x);
+                    model.put(x.id(), x);
+                    ids.add(x.id());
+                } else if (kind < 8) {
+                    IntentId id = ids.get(random.nextInt(ids.size()));
+                    db.delete(id);
+                    model.remove(id);
+                } else {
+                    IntentId id = ids.get(random.nextInt(ids.size()));
+                    if (model.containsKey(id)) {
+                        db.attachOutcome(id, Status.FAILURE, null);
+                        model.put(id, model.get(id).withOutcome(Status.FAILURE, null));
+                    }
+                }
+                if (random.nextInt(60) == 0) {
+                    db.flush();
+                }
+                if (random.nextInt(150) == 0) {
+                    db.close();
+                    db = TalaDB.open(dir, options);
+                }
+            }
+            try (Snapshot s = db.snapshot()) {
+                checkScans(s, model, random);
+                checkGraph(s, model, ids, random);
+            }
+        } finally {
+            db.close();
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void checkScans(Snapshot s, Map<IntentId, Intent> model, Random random) {
+        List<Long> stamps = model.values().stream().map(Intent::timestampNs).sorted().toList();
+        for (int q = 0; q < 12; q++) {
+            long from;
+            long to;
+            if (stamps.isEmpty() || q == 0) {
+                from = 0;
+                to = Long.MAX_VALUE;
+            } else {
+                long a = stamps.get(random.nextInt(stamps.size())) + random.nextInt(3) - 1;
+                long b = stamps.get(random.nextInt(stamps.size())) + random.nextInt(3) - 1;
+                from = Math.max(0, Math.min(a, b));
+                to = Math.max(a, b);
+            }
+            int limit = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(5);
+            long f = from;
+            long t = to;
+            List<Intent> expected = model.values().stream()
+                    .filter(i -> i.timestampNs() >= f && i.timestampNs() < t)
+                    .sorted(Comparator.comparingLong(Intent::timestampNs).thenComparing(Intent::id))
+                    .limit(limit)
+                    .toList();
+            assertEquals(expected, s.scan(from, to, limit), "scan [" + from + ", " + to + ") limit " + limit);
+        }
+    }
+
+    private static void checkGraph(Snapshot s, Map<IntentId, Intent> model, List<IntentId> ids, Random random) {
+        for (int q = 0; q < 15 && !ids.isEmpty(); q++) {
+            IntentId id = ids.get(random.nextInt(ids.size()));
+            assertEquals(expectedFrom(model, id, 1), s.edgesFrom(id), "edgesFrom " + id);
+            assertEquals(sorted(expectedTo(model, id, 1)), sorted(s.edgesTo(id)), "edgesTo " + id);
+            int depth = 1 + random.nextInt(3);
+            Direction direction = Direction.values()[random.nextInt(3)];
+            Set<Relation> relations = random.nextBoolean() ? Set.of()
+                    : EnumSet.of(Relation.values()[random.nextInt(5)], Relation.values()[random.nextInt(5)]);
+            assertEquals(sorted(expectedTraversal(model, id, depth, relations, direction)),
+                    sorted(s.traverse(id, depth, relations, direction)),
+                    "traverse " + id + " depth " + depth + " " + direction + " " + relations);
+        }
+    }
+
+    private static List<Hop> expectedFrom(Map<IntentId, Intent> model, IntentId id, int depth) {
+        Intent i = model.get(id);
+        List<Hop> out = new ArrayList<>();
+        if (i != null) {
+            for (Edge e : i.edges()) {
+                if (model.containsKey(e.target())) {
+                    out.add(new Hop(id, e.target(), e.relation(), e.weight(), depth));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Hop> expectedTo(Map<IntentId, Intent> model, IntentId id, int depth) {
+        List<Hop> out = new ArrayList<>();
+        if (!model.containsKey(id)) {
+            return out;
+        }
+        for (Intent source : model.values()) {
+            for (Edge e : source.edges()) {
+                if (e.target().equals(id)) {
+                    out.add(new Hop(source.id(), id, e.relation(), e.weight(), depth));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Hop> expectedTraversal(Map<IntentId, Intent> model, IntentId start, int maxDepth,
+                                               Set<Relation> relations, Direction direction) {
+        List<Hop> out = new ArrayList<>();
+        if (!model.containsKey(start)) {
+            return out;
+        }
+        Set<IntentId> visited = new HashSet<>(Set.of(start));
+        ArrayDeque<IntentId> frontier = new ArrayDeque<>(List.of(start));
+        for (int depth = 1; depth <= maxDepth && !frontier.isEmpty(); depth++) {
+            ArrayDeque<IntentId> next = new ArrayDeque<>();
+            for (IntentId node : frontier) {
+                List<Hop> hops = new ArrayList<>();
+                if (direction != Direction.INCOMING) {
+                    hops.addAll(expectedFrom(model, node, depth));
+                }
+                if (direction != Direction.OUTGOING) {
+                    hops.addAll(expectedTo(model, node, depth));
+                }
+                for (Hop h : hops) {
+                    if (relations.isEmpty() || relations.contains(h.relation())) {
+                        out.add(h);
+                        IntentId reached = h.from().equals(node) ? h.to() : h.from();
+                        if (visited.add(reached)) {
+                            next.add(reached);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return out;
+    }
+
+    private static List<String> sorted(List<Hop> hops) {
+        return hops.stream().map(Hop::toString).sorted().toList();
+    }
+}
