@@ -70,6 +70,17 @@ public final class Ledger {
         return all;
     }
 
+    /**
+     * After a check passed: every write that was in flight is now settled one way or the other,
+     * so record what the database holds and expect exactly that from now on.
+     */
+    public synchronized void settle(Function<IntentId, Optional<Intent>> read) {
+        for (IntentId id : List.copyOf(inFlight.keySet())) {
+            acknowledged.put(id, read.apply(id));
+        }
+        inFlight.clear();
+    }
+
     /** A violation of the ledger after a crash. */
     public record Violation(IntentId id, Optional<Intent> expected, Optional<Intent> actual, boolean lost) {
         @Override

@@ -21,9 +21,9 @@ public final class Scenarios {
     }
 
     private static void steps(TalaDB db, Ledger ledger, long seed, int n) {
-        Workload w = new Workload(db, ledger, seed);
+        Workload w = new Workload(seed, db.dimension());
         for (int i = 0; i < n; i++) {
-            w.step();
+            w.step(db, ledger);
         }
     }
 

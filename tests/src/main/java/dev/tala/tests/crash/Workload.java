@@ -9,6 +9,7 @@ import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,40 +17,51 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * A seeded random mix of writes (puts, re-puts, deletes, outcome updates, atomic batches) that
- * records every write in a {@link Ledger} before sending it and acknowledges it after. One
- * workload per thread; threads must use disjoint ids so "the acknowledged state" is defined.
+ * A seeded random mix of writes (puts, re-puts, deletes, outcome updates, atomic batches).
+ * Each write is planned from the workload's own model of its ids, so the n-th write of a
+ * workload is a pure function of (seed, dimension, n): a supervisor that only learns "write n
+ * was acknowledged" can rebuild exactly what it promised. Threads must use separate workloads;
+ * their ids never overlap.
  */
 public final class Workload {
-    private final TalaDB db;
-    private final Ledger ledger;
+    /** One planned write: the batch to send and the state it leaves each id it touches in. */
+    public record Write(int index, WriteBatch batch, Map<IntentId, Optional<Intent>> effects) {
+    }
+
     private final RandomIntents intents;
     private final Random random;
     private final List<IntentId> mine = new ArrayList<>();
+    private final Map<IntentId, Optional<Intent>> state = new HashMap<>();
+    private int planned;
 
-    public Workload(TalaDB db, Ledger ledger, long seed) {
-        this.db = db;
-        this.ledger = ledger;
-        this.intents = new RandomIntents(seed, db.dimension());
+    public Workload(long seed, int dimension) {
+        this.intents = new RandomIntents(seed, dimension);
         this.random = intents.random();
     }
 
-    /** Performs one write. Exceptions other than refused input propagate (the crash). */
-    public void step() {
+    /** Plans the next write, assuming every earlier one was applied. */
+    public Write next() {
         int ops = random.nextInt(8) == 0 ? 2 + random.nextInt(3) : 1;
         WriteBatch batch = new WriteBatch();
         Map<IntentId, Optional<Intent>> effects = new LinkedHashMap<>();
         for (int i = 0; i < ops; i++) {
             addOp(batch, effects);
         }
-        ledger.begin(effects);
+        state.putAll(effects);
+        return new Write(planned++, batch, effects);
+    }
+
+    /** Plans a write, records it in {@code ledger}, sends it, and acknowledges it. */
+    public void step(TalaDB db, Ledger ledger) {
+        Write w = next();
+        ledger.begin(w.effects());
         try {
-            db.write(batch);
+            db.write(w.batch());
         } catch (InvalidIntentException refused) {
-            ledger.refused(effects);
-            return;
+            ledger.refused(w.effects());
+            throw new IllegalStateException("the workload planned a write the database refused", refused);
         }
-        ledger.acknowledge(effects);
+        ledger.acknowledge(w.effects());
     }
 
     private void addOp(WriteBatch batch, Map<IntentId, Optional<Intent>> effects) {
@@ -62,7 +74,7 @@ public final class Workload {
             return;
         }
         IntentId id = mine.get(random.nextInt(mine.size()));
-        Optional<Intent> current = effects.containsKey(id) ? effects.get(id) : ledger.current(id);
+        Optional<Intent> current = effects.containsKey(id) ? effects.get(id) : state.getOrDefault(id, Optional.empty());
         if (kind < 7 || current.isEmpty()) {
             Intent x = intents.next(id);
             batch.put(x);

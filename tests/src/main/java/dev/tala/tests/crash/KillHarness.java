@@ -1,0 +1,172 @@
+package dev.tala.tests.crash;
+
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.engine.Snapshot;
+import dev.tala.engine.TalaDB;
+import dev.tala.recovery.DatabaseVerifier;
+import dev.tala.recovery.VerifyReport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kill test: a supervisor starts a child JVM ({@link KillChild}) writing to the database,
+ * SIGKILLs it at a random moment (sometimes during its own recovery), reopens the database and
+ * checks that every acknowledged write is there, nothing deleted is back and verify is clean;
+ * then starts the next child on the same database, until the time is spent.
+ */
+public final class KillHarness {
+    /** What the run did and found. */
+    public record Result(int crashes, long acknowledgedChecked, int lost, int corrupt, List<String> failures, Path dir) {
+        public boolean passed() {
+            return lost == 0 && corrupt == 0 && failures.isEmpty();
+        }
+    }
+
+    private static final int THREADS = 4;
+
+    private final Path workDir;
+    private final Duration duration;
+    private final long seed;
+    private final PrintStream progress;
+
+    public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress) {
+        this.workDir = workDir;
+        this.duration = duration;
+        this.seed = seed;
+        this.progress = progress;
+    }
+
+    public Result run() throws IOException, InterruptedException {
+        Path db = workDir.resolve("db");
+        TalaDB.open(db, KillChild.options()).close();
+        Random random = new Random(seed);
+        Ledger ledger = new Ledger();
+        List<String> failures = new ArrayList<>();
+        int crashes = 0;
+        int lost = 0;
+        int corrupt = 0;
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline && failures.isEmpty()) {
+            long roundSeed = seed * 7919 + crashes;
+            Path sideLog = workDir.resolve("side-" + crashes + ".log");
+            Process child = startChild(db, sideLog, roundSeed);
+            boolean duringRecovery = random.nextInt(5) == 0;
+            if (!duringRecovery && !awaitReady(child)) {
+                failures.add("round " + crashes + ": the child did not open the database: " + drain(child));
+                break;
+            }
+            Thread.sleep(duringRecovery ? random.nextInt(400) : 20 + random.nextInt(800));
+            child.destroyForcibly();
+            child.waitFor(60, TimeUnit.SECONDS);
+            crashes++;
+            addRound(ledger, SideLog.read(sideLog), roundSeed);
+            int[] found = check(db, ledger, failures, crashes);
+            lost += found[0];
+            corrupt += found[1];
+            if (progress != null) {
+                progress.printf("crash %d: %,d acknowledged writes checked so far, %d lost, %d corrupt%n", crashes,
+                        ledger.acknowledgedWrites(), lost, corrupt);
+            }
+            Files.deleteIfExists(sideLog);
+        }
+        return new Result(crashes, ledger.acknowledgedWrites(), lost, corrupt, List.copyOf(failures), workDir);
+    }
+
+    private Process startChild(Path db, Path sideLog, long roundSeed) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // Debugger and agent flags of the supervisor would collide in the child.
+            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent") && !arg.startsWith("-Xrunjdwp")) {
+                cmd.add(arg);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(KillChild.class.getName());
+        cmd.add(db.toString());
+        cmd.add(sideLog.toString());
+        cmd.add(Long.toString(roundSeed));
+        cmd.add(Integer.toString(THREADS));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static boolean awaitReady(Process child) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream()));
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.equals("ready")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String drain(Process child) throws IOException {
+        return new String(child.getInputStream().readAllBytes()).strip();
+    }
+
+    /** Rebuilds each thread's writes from its seed and records what the side log says of them. */
+    private static void addRound(Ledger ledger, SideLog.Entries entries, long roundSeed) {
+        for (var e : entries.begun().entrySet()) {
+            int thread = e.getKey();
+            TreeSet<Integer> begun = e.getValue();
+            TreeSet<Integer> acked = entries.acknowledged().getOrDefault(thread, new TreeSet<>());
+            Workload workload = new Workload(KillChild.threadSeed(roundSeed, thread), KillChild.options().dimension()
+                    .orElse(dev.tala.engine.Options.DEFAULT_DIMENSION));
+            for (int i = 0; i <= begun.last(); i++) {
+                Workload.Write w = workload.next();
+                ledger.begin(w.effects());
+                if (acked.contains(i)) {
+                    ledger.acknowledge(w.effects());
+                }
+            }
+        }
+    }
+
+    /** Reopens, checks, settles in-flight writes; returns {lost, corrupt}. */
+    private static int[] check(Path db, Ledger ledger, List<String> failures, int round) {
+        int lost = 0;
+        int corrupt = 0;
+        try (TalaDB tala = TalaDB.open(db, KillChild.options().toBuilder().createIfMissing(false).build())) {
+            Set<IntentId> present = new HashSet<>();
+            try (Snapshot s = tala.snapshot()) {
+                s.forEachIntent((Intent i) -> present.add(i.id()));
+            }
+            for (Ledger.Violation v : ledger.check(tala::get, present)) {
+                if (v.lost()) {
+                    lost++;
+                } else {
+                    corrupt++;
+                }
+                failures.add("after crash " + round + ": " + v);
+            }
+            ledger.settle(tala::get);
+        } catch (RuntimeException e) {
+            corrupt++;
+            failures.add("after crash " + round + ": the database did not open: " + e);
+            return new int[] {lost, corrupt};
+        }
+        VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(db));
+        for (VerifyReport.Problem p : verify.problems()) {
+            corrupt++;
+            failures.add("after crash " + round + ": verify: " + p);
+        }
+        return new int[] {lost, corrupt};
+    }
+}
