@@ -1,5 +1,6 @@
 package dev.tala.cli;
 
+import dev.tala.cli.command.CrashtestCommand;
 import dev.tala.cli.command.InitCommand;
 import dev.tala.cli.command.RecoverCommand;
 import dev.tala.cli.command.SegmentsCommand;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
             SegmentsCommand.class,
             VerifyCommand.class,
             RecoverCommand.class,
+            CrashtestCommand.class,
         })
 public final class TalaCli implements Runnable {
     /** Exit status when a command fails at run time (usage errors exit 2, picocli's default). */

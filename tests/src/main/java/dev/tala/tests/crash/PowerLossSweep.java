@@ -73,10 +73,13 @@ public final class PowerLossSweep {
         return new Result(scenario.name(), mode, points, acknowledged, List.copyOf(failures));
     }
 
-    private record Point(boolean crashed, String crashedAt, long acknowledged, List<String> failures) {
+    /** One crash point: whether the machine died in the window, and what the check found. */
+    public record Point(boolean crashed, String crashedAt, long acknowledged, List<String> failures, int lost,
+                        int corrupt) {
     }
 
-    private static Point crashAt(CrashScenario scenario, Path root, PowerLossMode mode, long seed, int k) {
+    /** Builds the scenario, crashes after {@code k} operations of its window, cuts the power, checks. */
+    public static Point crashAt(CrashScenario scenario, Path root, PowerLossMode mode, long seed, int k) {
         Path dir = root.resolve("db");
         Ledger ledger = new Ledger();
         FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
@@ -106,7 +109,11 @@ public final class PowerLossSweep {
         boolean crashed = crashing.hasCrashed();
         String crashedAt = crashing.crashedAt();
         powerLoss(crashing, mode, seed);
-        return new Point(crashed, crashedAt, ledger.acknowledgedWrites(), check(scenario, dir, ledger));
+        Check check = check(scenario, dir, ledger);
+        return new Point(crashed, crashedAt, ledger.acknowledgedWrites(), check.failures, check.lost, check.corrupt);
+    }
+
+    private record Check(List<String> failures, int lost, int corrupt) {
     }
 
     /** Stops the dead process's threads; the machine is down, so closing may fail. */
@@ -127,8 +134,10 @@ public final class PowerLossSweep {
     }
 
     /** Reopens after the power loss and checks the invariants; returns what is wrong. */
-    static List<String> check(CrashScenario scenario, Path dir, Ledger ledger) {
+    private static Check check(CrashScenario scenario, Path dir, Ledger ledger) {
         List<String> failures = new ArrayList<>();
+        int lost = 0;
+        int corrupt = 0;
         FileLayer fs = LocalFileLayer.INSTANCE;
         try (TalaDB db = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(fs).build())) {
             Set<IntentId> present = new HashSet<>();
@@ -137,16 +146,22 @@ public final class PowerLossSweep {
             }
             for (Ledger.Violation v : ledger.check(db::get, present)) {
                 failures.add(v.toString());
+                if (v.lost()) {
+                    lost++;
+                } else {
+                    corrupt++;
+                }
             }
         } catch (RuntimeException e) {
             failures.add("the database did not open: " + e);
-            return failures;
+            return new Check(failures, lost, corrupt + 1);
         }
         VerifyReport verify = DatabaseVerifier.verify(fs, new DatabaseLayout(dir));
         for (VerifyReport.Problem p : verify.problems()) {
             failures.add("verify: " + p);
+            corrupt++;
         }
-        return failures;
+        return new Check(failures, lost, corrupt);
     }
 
     static void deleteTree(Path root) {
