@@ -1,0 +1,69 @@
+package dev.tala.compaction;
+
+import dev.tala.segment.SegmentMeta;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Size-tiered ("universal") compaction over sorted runs in newest-first order.
+ *
+ * <p>Starting at the newest run, a candidate grows by the next older run while that run is at
+ * most {@code sizeRatio} times the candidate's accumulated size, up to {@code maxMergeWidth}
+ * runs. If the candidate reaches {@code minMergeWidth} runs it is chosen; otherwise the search
+ * starts again one run older. With equal flushes this merges 4 flushes into one run, and a run
+ * joins older runs once the newer data has grown to a comparable size, so every byte is
+ * rewritten about once per doubling of the data: write amplification grows with the logarithm
+ * of the data size, and each merge only reads what it writes.
+ *
+ * <p>Why it suits intents: ids are time-ordered and mostly appended, so runs barely overlap in
+ * ids and there is little to gain from rewriting an old run to fold in a few updates; a leveled
+ * policy would keep rewriting the big old level for that. Outputs get
+ * {@link CompactionChoice#levelAbove one level above their deepest input}; the level is a label
+ * here (it records how often data was merged), not a size class.
+ */
+public final class TieredPolicy implements CompactionPolicy {
+    private final TieredSettings settings;
+
+    public TieredPolicy(TieredSettings settings) {
+        this.settings = settings;
+    }
+
+    public static TieredPolicy withDefaults() {
+        return new TieredPolicy(TieredSettings.defaults());
+    }
+
+    public TieredSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public Optional<CompactionChoice> pick(List<SegmentMeta> liveNewestFirst) {
+        List<SortedRun> runs = SortedRun.of(liveNewestFirst);
+        for (int start = 0; start + settings.minMergeWidth() <= runs.size(); start++) {
+            double accumulated = runs.get(start).bytes();
+            int end = start + 1;
+            while (end < runs.size() && end - start < settings.maxMergeWidth()
+                    && runs.get(end).bytes() <= accumulated * settings.sizeRatio()) {
+                accumulated += runs.get(end).bytes();
+                end++;
+            }
+            if (end - start >= settings.minMergeWidth()) {
+                List<SegmentMeta> inputs = SortedRun.segmentsOf(runs, start, end);
+                return Optional.of(new CompactionChoice(inputs,
+                        CompactionChoice.levelAbove(inputs, settings.maxLevel()), end == runs.size(),
+                        CompactionChoice.Reason.SIZE_RATIO));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public int maxLevel() {
+        return settings.maxLevel();
+    }
+
+    @Override
+    public String name() {
+        return "tiered";
+    }
+}

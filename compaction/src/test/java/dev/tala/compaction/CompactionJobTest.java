@@ -1,0 +1,181 @@
+package dev.tala.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.io.WritableFile;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.core.testing.ForwardingFileLayer;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job's contract at its edges: what it refuses, what it does with nothing, how it ends. */
+class CompactionJobTest {
+    private static final int DIM = 8;
+
+    @TempDir
+    Path dir;
+
+    private final RandomIntents intents = new RandomIntents(21, DIM);
+    private final List<SegmentReader> opened = new ArrayList<>();
+    private final AtomicLong ids = new AtomicLong(100);
+
+    @AfterEach
+    void close() {
+        SegmentFiles.closeAll(opened);
+    }
+
+    private SegmentReader input(long id, int dim, List<IntentVersion> rows) throws IOException {
+        SegmentReader r = SegmentFiles.writeInput(dir, id, dim, EmbeddingType.F32, rows);
+        opened.add(r);
+        return r;
+    }
+
+    private CompactionJob job() {
+        return new CompactionJob(SegmentFiles.LOCAL, CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false),
+                ids::getAndIncrement, id -> SegmentFiles.path(dir, id));
+    }
+
+    @Test
+    void aBottommostMergeOfOnlyDeletesWritesNothing() throws Exception {
+        IntentId a = intents.newId();
+        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
+        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
+        CompactionResult r = job().run(List.of(newer, older), 1, true);
+        assertTrue(r.outputs().isEmpty());
+        assertEquals(1, r.stats().tombstonesDropped());
+        assertEquals(1, r.stats().versionsShadowed());
+        assertEquals(2, SegmentFiles.listFiles(dir).size(), "no output file was created");
+        assertEquals(100, ids.get(), "no segment id was spent");
+    }
+
+    @Test
+    void theSameMergeNotBottommostKeepsTheTombstone() throws Exception {
+        IntentId a = intents.newId();
+        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
+        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
+        CompactionResult r = job().run(List.of(newer, older), 1, false);
+        assertEquals(1, r.outputs().size());
+        assertEquals(1, r.outputs().getFirst().tombstoneCount());
+        SegmentMeta meta = r.metas().getFirst();
+        assertEquals(new SegmentMeta(100, 1, r.outputs().getFirst().fileSize(), 1, 0, 0, 20, 20, true), meta);
+    }
+
+    @Test
+    void aChoiceMustMatchItsReaders() throws Exception {
+        SegmentReader s2 = input(2, DIM, List.of(IntentVersion.put(20, intents.next())));
+        SegmentReader s1 = input(1, DIM, List.of(IntentVersion.put(10, intents.next())));
+        List<SegmentMeta> live = List.of(meta(2, s2), meta(1, s1));
+        CompactionChoice choice = TieredPolicy.withDefaults().full(live).orElseThrow();
+        assertThrows(IllegalArgumentException.class, () -> job().run(choice, List.of(s1, s2)));
+        CompactionResult r = job().run(choice, List.of(s2, s1));
+        assertEquals(2, r.stats().outputRows());
+        assertEquals(1, r.metas().getFirst().level());
+    }
+
+    @Test
+    void badInputsAreRefusedBeforeAnythingIsWritten() throws Exception {
+        SegmentReader small = input(2, DIM, List.of(IntentVersion.put(20, intents.next())));
+        SegmentReader wide = input(1, DIM + 1, List.of(IntentVersion.put(10, new RandomIntents(1, DIM + 1).next())));
+        assertThrows(IllegalArgumentException.class, () -> job().run(List.of(), 1, true));
+        assertThrows(IllegalArgumentException.class, () -> job().run(List.of(small, wide), 1, true));
+        assertThrows(IllegalArgumentException.class, () -> job().run(List.of(small), 256, true));
+        assertEquals(2, SegmentFiles.listFiles(dir).size());
+    }
+
+    @Test
+    void anExistingFileIsNeverOverwritten() throws Exception {
+        SegmentReader s = input(1, DIM, List.of(IntentVersion.put(10, intents.next())));
+        Path taken = SegmentFiles.path(dir, 100);
+        Files.writeString(taken, "someone else's file");
+        assertThrows(IllegalStateException.class, () -> job().run(List.of(s), 1, true));
+        assertEquals("someone else's file", Files.readString(taken));
+    }
+
+    @Test
+    void anInterruptStopsTheJobAndRemovesItsOutputs() throws Exception {
+        List<IntentVersion> rows = new ArrayList<>();
+        for (int i = 0; i < 3 * CompactionDefaults.PROGRESS_INTERVAL_ROWS; i++) {
+            rows.add(IntentVersion.put(i + 1, intents.next()));
+        }
+        rows.sort((x, y) -> x.id().compareTo(y.id()));
+        SegmentReader s = input(1, DIM, rows);
+        CompactionJob job = new CompactionJob(SegmentFiles.LOCAL,
+                CompactionJobOptions.defaults(EmbeddingType.F32).withTargetOutputBytes(50_000).withSync(false),
+                ids::getAndIncrement, id -> SegmentFiles.path(dir, id))
+                .withProgress(p -> {
+                    if (p.outputsWritten() > 0) {
+                        Thread.currentThread().interrupt(); // as the engine does to close promptly
+                    }
+                });
+        try {
+            // InterruptedIOException from the job's own check between rows, or ClosedByInterruptException
+            // when the interrupt lands in a FileChannel write: either way an IOException, and cleanup.
+            IOException e = assertThrows(IOException.class, () -> job.run(List.of(s), 1, true));
+            assertTrue(e instanceof InterruptedIOException
+                    || e instanceof java.nio.channels.ClosedByInterruptException, e.toString());
+        } finally {
+            assertTrue(Thread.interrupted(), "the interrupt is left for the caller (and cleared here)");
+        }
+        assertEquals(1, SegmentFiles.listFiles(dir).size(), "outputs written before the interrupt are gone");
+    }
+
+    @Test
+    void theDirectoryIsSyncedOnceAfterTheOutputsAreForced() throws Exception {
+        List<String> events = new ArrayList<>();
+        ForwardingFileLayer recording = new ForwardingFileLayer(SegmentFiles.LOCAL) {
+            @Override
+            public WritableFile create(Path file) throws IOException {
+                events.add("create");
+                return super.create(file);
+            }
+
+            @Override
+            protected void beforeForce(Path file) {
+                events.add("force");
+            }
+
+            @Override
+            public void syncDirectory(Path d) throws IOException {
+                events.add("sync " + d.getFileName());
+                super.syncDirectory(d);
+            }
+        };
+        List<IntentVersion> rows = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            rows.add(IntentVersion.put(i + 1, intents.next()));
+        }
+        rows.sort((x, y) -> x.id().compareTo(y.id()));
+        SegmentReader s = input(1, DIM, rows);
+        CompactionResult r = new CompactionJob(recording,
+                CompactionJobOptions.defaults(EmbeddingType.F32).withTargetOutputBytes(8_000),
+                ids::getAndIncrement, id -> SegmentFiles.path(dir, id)).run(List.of(s), 1, true);
+        int n = r.outputs().size();
+        assertTrue(n > 1);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            expected.addAll(List.of("create", "force", "force")); // bytes, then the cleared is_partial
+        }
+        expected.add("sync " + dir.getFileName());
+        assertEquals(expected, events);
+    }
+
+    private static SegmentMeta meta(long id, SegmentReader r) {
+        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
+                r.footer().minSequence(), r.footer().maxSequence(), false);
+    }
+}
