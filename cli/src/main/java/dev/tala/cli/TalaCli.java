@@ -1,5 +1,6 @@
 package dev.tala.cli;
 
+import dev.tala.cli.command.CompactCommand;
 import dev.tala.cli.command.CrashtestCommand;
 import dev.tala.cli.command.InitCommand;
 import dev.tala.cli.command.RecoverCommand;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
             InitCommand.class,
             StatsCommand.class,
             SegmentsCommand.class,
+            CompactCommand.class,
             VerifyCommand.class,
             RecoverCommand.class,
             CrashtestCommand.class,

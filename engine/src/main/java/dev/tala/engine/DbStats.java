@@ -3,11 +3,15 @@ package dev.tala.engine;
 /**
  * What an operator reads about a running database ({@code tala stats}). Counters are since this
  * open; {@code intents} is the exact number of live intents at the moment of the call.
+ * {@code writeAmplification} is the bytes written to segments (by flushes and compactions) per
+ * byte logged in the WAL; {@code pendingCompactionBytes} is the input size of the compaction
+ * the policy would run next.
  */
 public record DbStats(
         long intents,
         int segments,
         long segmentBytes,
+        int level0Segments,
         long memtableBytes,
         int frozenMemtables,
         int walFiles,
@@ -18,7 +22,13 @@ public record DbStats(
         long writeStallMillis,
         long flushes,
         long flushBytes,
+        long compactions,
+        long compactionBytesRead,
+        long compactionBytesWritten,
+        long pendingCompactionBytes,
+        double writeAmplification,
         long walRecords,
+        long walBytesLogged,
         long walForces,
         long walGroupWrites,
         boolean failed) {

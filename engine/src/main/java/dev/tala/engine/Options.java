@@ -1,5 +1,7 @@
 package dev.tala.engine;
 
+import dev.tala.compaction.CompactionPolicy;
+import dev.tala.compaction.TieredPolicy;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.model.IntentLimits;
@@ -30,6 +32,13 @@ public final class Options {
     private final boolean createIfMissing;
     private final FileLayer fileLayer;
     private final long manifestRewriteBytes;
+    private final CompactionPolicy compactionPolicy;
+    private final boolean backgroundCompaction;
+    private final long compactionBytesPerSecond;
+    private final long targetSegmentBytes;
+    private final int level0StallSegments;
+    private final Optional<EmbeddingType> coldEmbeddingType;
+    private final int coldLevel;
 
     private Options(Builder b) {
         this.dimension = b.dimension;
@@ -41,6 +50,13 @@ public final class Options {
         this.createIfMissing = b.createIfMissing;
         this.fileLayer = b.fileLayer;
         this.manifestRewriteBytes = b.manifestRewriteBytes;
+        this.compactionPolicy = b.compactionPolicy;
+        this.backgroundCompaction = b.backgroundCompaction;
+        this.compactionBytesPerSecond = b.compactionBytesPerSecond;
+        this.targetSegmentBytes = b.targetSegmentBytes;
+        this.level0StallSegments = b.level0StallSegments;
+        this.coldEmbeddingType = b.coldEmbeddingType;
+        this.coldLevel = b.coldLevel;
     }
 
     public static Options defaults() {
@@ -63,6 +79,13 @@ public final class Options {
         b.createIfMissing = createIfMissing;
         b.fileLayer = fileLayer;
         b.manifestRewriteBytes = manifestRewriteBytes;
+        b.compactionPolicy = compactionPolicy;
+        b.backgroundCompaction = backgroundCompaction;
+        b.compactionBytesPerSecond = compactionBytesPerSecond;
+        b.targetSegmentBytes = targetSegmentBytes;
+        b.level0StallSegments = level0StallSegments;
+        b.coldEmbeddingType = coldEmbeddingType;
+        b.coldLevel = coldLevel;
         return b;
     }
 
@@ -102,6 +125,34 @@ public final class Options {
         return manifestRewriteBytes;
     }
 
+    public CompactionPolicy compactionPolicy() {
+        return compactionPolicy;
+    }
+
+    public boolean backgroundCompaction() {
+        return backgroundCompaction;
+    }
+
+    public long compactionBytesPerSecond() {
+        return compactionBytesPerSecond;
+    }
+
+    public long targetSegmentBytes() {
+        return targetSegmentBytes;
+    }
+
+    public int level0StallSegments() {
+        return level0StallSegments;
+    }
+
+    public Optional<EmbeddingType> coldEmbeddingType() {
+        return coldEmbeddingType;
+    }
+
+    public int coldLevel() {
+        return coldLevel;
+    }
+
     public static final class Builder {
         private OptionalInt dimension = OptionalInt.empty();
         private Optional<EmbeddingType> embeddingType = Optional.empty();
@@ -112,6 +163,13 @@ public final class Options {
         private boolean createIfMissing = true;
         private FileLayer fileLayer = LocalFileLayer.INSTANCE;
         private long manifestRewriteBytes = 4L * 1024 * 1024;
+        private CompactionPolicy compactionPolicy = TieredPolicy.withDefaults();
+        private boolean backgroundCompaction = true;
+        private long compactionBytesPerSecond;
+        private long targetSegmentBytes = 64L * 1024 * 1024;
+        private int level0StallSegments = 48;
+        private Optional<EmbeddingType> coldEmbeddingType = Optional.empty();
+        private int coldLevel = 2;
 
         private Builder() {
         }
@@ -176,6 +234,55 @@ public final class Options {
         /** Rewrite the MANIFEST as a snapshot once it grows past this size. */
         public Builder manifestRewriteBytes(long bytes) {
             this.manifestRewriteBytes = bytes;
+            return this;
+        }
+
+        /** Which runs of segments to merge, and when (default: size-tiered, see docs/COMPACTION.md). */
+        public Builder compactionPolicy(CompactionPolicy policy) {
+            this.compactionPolicy = Objects.requireNonNull(policy);
+            return this;
+        }
+
+        /** Whether a background thread compacts after flushes (default true). */
+        public Builder backgroundCompaction(boolean enabled) {
+            this.backgroundCompaction = enabled;
+            return this;
+        }
+
+        /** Caps the bytes per second compaction writes; 0 means no cap (the default). */
+        public Builder compactionBytesPerSecond(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("compaction rate must be >= 0");
+            }
+            this.compactionBytesPerSecond = bytes;
+            return this;
+        }
+
+        /** The size at which a compaction starts its next output segment (default 64 MiB); bounds its memory. */
+        public Builder targetSegmentBytes(long bytes) {
+            if (bytes < 4096) {
+                throw new IllegalArgumentException("target segment size must be at least 4096 bytes");
+            }
+            this.targetSegmentBytes = bytes;
+            return this;
+        }
+
+        /** Writers stall while more than this many flushed, uncompacted segments exist (default 48). */
+        public Builder level0StallSegments(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("the level-0 stall limit must be at least 1");
+            }
+            this.level0StallSegments = n;
+            return this;
+        }
+
+        /**
+         * Compaction outputs at {@code fromLevel} or deeper store embeddings as {@code type}
+         * (e.g. int8 for cold data); search ranks them with that precision.
+         */
+        public Builder coldEmbeddingType(EmbeddingType type, int fromLevel) {
+            this.coldEmbeddingType = Optional.of(Objects.requireNonNull(type));
+            this.coldLevel = fromLevel;
             return this;
         }
 

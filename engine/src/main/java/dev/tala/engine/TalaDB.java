@@ -1,5 +1,7 @@
 package dev.tala.engine;
 
+import dev.tala.compaction.CompactionProgress;
+import dev.tala.compaction.CompactionStats;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.model.Intent;
@@ -200,6 +202,47 @@ public final class TalaDB implements AutoCloseable {
         db.failure().checkWritable();
     }
 
+    /**
+     * Compacts every segment into one sorted run, dropping tombstones and shadowed versions.
+     * Writes continue meanwhile; reads never wait.
+     *
+     * @return what the compaction did, or empty if there was nothing to compact
+     */
+    public Optional<CompactionStats> compact(CompactionProgress.Listener progress) {
+        checkOpen();
+        flush();
+        try {
+            return db.compactor().compactAll(progress);
+        } catch (IOException e) {
+            db.failure().fail("compaction failed", e);
+            throw new StorageException("compaction failed", e);
+        }
+    }
+
+    /** Runs, now and on this thread, the compactions the policy would run in the background. */
+    public List<CompactionStats> compactPending(CompactionProgress.Listener progress) {
+        checkOpen();
+        flush();
+        try {
+            return db.compactor().compactPending(progress);
+        } catch (IOException e) {
+            db.failure().fail("compaction failed", e);
+            throw new StorageException("compaction failed", e);
+        }
+    }
+
+    /** Compacts the smallest run of segments covering every one that overlaps [from, to). */
+    public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
+        checkOpen();
+        flush();
+        try {
+            return db.compactor().compactRange(from, to, progress);
+        } catch (IOException e) {
+            db.failure().fail("compaction failed", e);
+            throw new StorageException("compaction failed", e);
+        }
+    }
+
     public DbStats stats() {
         checkOpen();
         long intents;
@@ -236,10 +279,15 @@ public final class TalaDB implements AutoCloseable {
         }
         var w = db.writes().stats();
         var f = db.flusher().stats();
+        var c = db.compactor().stats();
         WriteAheadLog.Stats wal = db.wal().stats();
-        return new DbStats(intents, segments, segmentBytes, memtableBytes, frozen, walFiles, walBytes,
-                db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
-                f.bytesWritten(), wal.records(), wal.forces(), wal.groupWrites(), db.failure().hasFailed());
+        double writeAmplification = wal.bytesLogged() == 0 ? 0
+                : (double) (f.bytesWritten() + c.bytesWritten()) / wal.bytesLogged();
+        return new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen, walFiles,
+                walBytes, db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
+                f.bytesWritten(), c.compactions(), c.bytesRead(), c.bytesWritten(), db.compactor().pendingBytes(),
+                Math.round(writeAmplification * 1000) / 1000.0, wal.records(), wal.bytesLogged(), wal.forces(),
+                wal.groupWrites(), db.failure().hasFailed());
     }
 
     private void checkOpen() {
@@ -259,6 +307,7 @@ public final class TalaDB implements AutoCloseable {
         }
         closed = true;
         db.writes().close();
+        db.compactor().shutdown();
         db.flusher().shutdown();
         IOException first = null;
         try {

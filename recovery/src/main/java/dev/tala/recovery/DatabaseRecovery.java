@@ -93,6 +93,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         r.lock = lock;
         try {
             r.step("lock");
+            r.removeTemporaryFiles();
             ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
             r.manifest = m.state();
             r.manifestTornBytes = m.tornTailBytes();
@@ -172,8 +173,9 @@ public final class DatabaseRecovery implements AutoCloseable {
      */
     public Manifest openManifest(long rewriteBytes) {
         try {
+            // Obsolete segments were deleted during triage, so the snapshot need not remember them.
             ManifestState state = new ManifestState(manifest.segments(), manifest.logNumber(),
-                    Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence());
+                    Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence(), new java.util.TreeSet<>());
             Manifest m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
             manifest = state;
             step("manifest-rewrite");
@@ -226,6 +228,18 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     // ---- steps ----------------------------------------------------------------------------
 
+    /** A crash during an atomic rewrite (write beside, rename over) leaves the unrenamed copy. */
+    private void removeTemporaryFiles() throws IOException {
+        for (Path target : List.of(layout.manifestFile(), layout.optionsFile())) {
+            Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+            if (fs.exists(tmp)) {
+                fs.delete(tmp);
+                act(Action.Kind.DELETED_TEMPORARY_FILE, tmp, "an atomic rewrite of " + target.getFileName()
+                        + " was interrupted before its rename");
+            }
+        }
+    }
+
     private void triageSegments() throws IOException {
         long maxId = 0;
         boolean deleted = false;
@@ -236,6 +250,13 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             maxId = Math.max(maxId, id.getAsLong());
             if (manifest.segments().containsKey(id.getAsLong())) {
+                continue;
+            }
+            if (manifest.obsolete().contains(id.getAsLong())) {
+                fs.delete(p);
+                deleted = true;
+                act(Action.Kind.DELETED_OBSOLETE_SEGMENT, p, "a compaction input the MANIFEST removed; "
+                        + "the crash came before it was deleted");
                 continue;
             }
             String unlisted = classifyUnlisted(p);

@@ -58,7 +58,8 @@ public final class DatabaseVerifier {
 
         for (Path p : fs.list(layout.segmentDir())) {
             OptionalLong id = DatabaseLayout.segmentId(p);
-            if (id.isPresent() && !state.segments().containsKey(id.getAsLong())) {
+            if (id.isPresent() && !state.segments().containsKey(id.getAsLong())
+                    && !state.obsolete().contains(id.getAsLong())) {
                 problems.add(new Problem(p.toString(), 0, "not listed in the MANIFEST (the next open removes it or moves it to lost/)"));
             }
         }

@@ -18,8 +18,8 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
 
     /** A change recovery made to the directory. */
     public record Action(Kind kind, String file, String reason) {
-        public enum Kind { DELETED_PARTIAL_SEGMENT, MOVED_TO_LOST, DELETED_OBSOLETE_WAL, TRUNCATED_WAL_TAIL,
-            DROPPED_WAL_AFTER_STOP, IGNORED_MANIFEST_TAIL, DELETED_TEMPORARY_FILE }
+        public enum Kind { DELETED_PARTIAL_SEGMENT, DELETED_OBSOLETE_SEGMENT, MOVED_TO_LOST, DELETED_OBSOLETE_WAL,
+            TRUNCATED_WAL_TAIL, DROPPED_WAL_AFTER_STOP, IGNORED_MANIFEST_TAIL, DELETED_TEMPORARY_FILE }
 
         @Override
         public String toString() {
@@ -38,7 +38,7 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
     /** True when recovery changed nothing and dropped nothing: the last shutdown was clean. */
     public boolean isClean() {
         return actions.stream().noneMatch(a -> a.kind() != Action.Kind.DELETED_OBSOLETE_WAL
-                && a.kind() != Action.Kind.DELETED_TEMPORARY_FILE)
+                && a.kind() != Action.Kind.DELETED_OBSOLETE_SEGMENT && a.kind() != Action.Kind.DELETED_TEMPORARY_FILE)
                 && (replay == null || replay.isClean()) && manifestTornBytes == 0;
     }
 

@@ -2,6 +2,8 @@ package dev.tala.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tala.compaction.TieredPolicy;
+import dev.tala.compaction.TieredSettings;
 import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
@@ -54,6 +56,12 @@ class DifferentialTest {
 
         record Reopen() implements Op {
         }
+
+        record Compact() implements Op {
+        }
+
+        record CompactRange(long from, long to) implements Op {
+        }
     }
 
     static IntentId idOf(int slot) {
@@ -75,14 +83,19 @@ class DifferentialTest {
         Arbitrary<Op> get = slot.map(Op.Get::new);
         Arbitrary<Op> op = Arbitraries.frequencyOf(
                 Tuple.of(12, write), Tuple.of(2, batch), Tuple.of(6, get),
-                Tuple.of(1, Arbitraries.just(new Op.Flush())), Tuple.of(1, Arbitraries.just(new Op.Reopen())));
+                Tuple.of(1, Arbitraries.just(new Op.Flush())), Tuple.of(1, Arbitraries.just(new Op.Reopen())),
+                Tuple.of(1, Arbitraries.just(new Op.Compact())),
+                Tuple.of(1, Arbitraries.longs().between(0, Long.MAX_VALUE / 2).map(f -> new Op.CompactRange(f, f + Long.MAX_VALUE / 4))));
         return op.list().ofMinSize(1).ofMaxSize(120);
     }
 
     @Property(tries = 60)
     void talaAgreesWithRocksDb(@ForAll("operations") List<Op> ops) throws Exception {
         Path root = Files.createTempDirectory("differential");
-        Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.none()).build();
+        // A small memtable and a tiered policy that merges at 2 runs: flushes and background
+        // compactions happen on their own between the explicit events.
+        Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.none())
+                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
         try (RocksOracle oracle = new RocksOracle(root.resolve("rocks"))) {
             TalaDB tala = TalaDB.open(root.resolve("tala"), options);
             try {
@@ -91,6 +104,8 @@ class DifferentialTest {
                         case Op.Get g -> assertEquals(oracle.get(idOf(g.slot())), tala.get(idOf(g.slot())),
                                 "get of slot " + g.slot());
                         case Op.Flush f -> tala.flush();
+                        case Op.Compact c -> tala.compact(p -> { });
+                        case Op.CompactRange c -> tala.compactRange(c.from(), c.to(), p -> { });
                         case Op.Reopen r -> {
                             tala.close();
                             tala = TalaDB.open(root.resolve("tala"), options);

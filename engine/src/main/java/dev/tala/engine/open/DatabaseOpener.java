@@ -7,6 +7,7 @@ import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
+import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.flush.Flusher;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.read.PointLookup;
@@ -45,7 +46,8 @@ public final class DatabaseOpener {
     public record Opened(FileLayer fs, DatabaseLayout layout, StoredOptions stored, long memtableBytes,
                          Durability durability, DirectoryLock lock, Manifest manifest, LiveState live,
                          VisibleSequence visible, WriteAheadLog wal, FileNumbers files, FailureState failure,
-                         WritePath writes, Flusher flusher, RecoveryReport report, boolean needsFlush) {
+                         WritePath writes, Flusher flusher, Compactor compactor, RecoveryReport report,
+                         boolean needsFlush) {
     }
 
     private DatabaseOpener() {
@@ -125,14 +127,23 @@ public final class DatabaseOpener {
         FailureState failure = new FailureState();
         Flusher[] flusher = new Flusher[1];
         WritePath writes = new WritePath(live, wal, visible, files, failure, () -> flusher[0].schedule(),
-                memtableBytes, options.maxImmutableMemtables());
-        flusher[0] = new Flusher(fs, layout, live, manifest, files, failure, writes::flushProgressed,
-                stored.dimension(), stored.embeddingType());
+                memtableBytes, options.maxImmutableMemtables(),
+                options.backgroundCompaction() ? options.level0StallSegments() : 0);
+        Compactor compactor = new Compactor(fs, layout, live, manifest, files, failure, writes::flushProgressed,
+                new Compactor.Settings(options.compactionPolicy(), options.backgroundCompaction(),
+                        options.compactionBytesPerSecond(), options.targetSegmentBytes(), stored.embeddingType(),
+                        options.coldEmbeddingType(), options.coldLevel()));
+        opened.add(compactor::shutdown);
+        flusher[0] = new Flusher(fs, layout, live, manifest, files, failure, () -> {
+            writes.flushProgressed();
+            compactor.schedule();
+        }, stored.dimension(), stored.embeddingType());
         opened.add(flusher[0]::shutdown);
         RecoveryReport report = recovery.report(lastSequence);
         DirectoryLock lock = recovery.takeLock();
+        compactor.schedule();
         return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
-                failure, writes, flusher[0], report, recovery.needsFlush());
+                failure, writes, flusher[0], compactor, report, recovery.needsFlush());
     }
 
     /**

@@ -90,6 +90,17 @@ public final class LiveState {
         return List.copyOf(segments);
     }
 
+    /** Segments written by flushes and not yet compacted. */
+    public synchronized int level0Count() {
+        int n = 0;
+        for (SegmentHandle s : segments) {
+            if (s.meta().level() == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * The oldest WAL file still needed once {@code flushing} is in a segment: the first file of
      * the oldest memtable other than it.

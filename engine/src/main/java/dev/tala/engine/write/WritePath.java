@@ -39,6 +39,7 @@ public final class WritePath {
     private final Runnable scheduleFlush;
     private final long memtableBytes;
     private final int maxImmutables;
+    private final int level0Limit;
     private volatile boolean closed;
 
     private final AtomicLong writes = new AtomicLong();
@@ -46,8 +47,13 @@ public final class WritePath {
     private final AtomicLong stallNanos = new AtomicLong();
     private final AtomicLong memtableSwitches = new AtomicLong();
 
+    /**
+     * @param level0Limit writers stall while more flushed, uncompacted segments exist than this
+     *                    (0: never, when no background compaction will reduce them)
+     */
     public WritePath(LiveState live, WriteAheadLog wal, VisibleSequence visible, FileNumbers files,
-                     FailureState failure, Runnable scheduleFlush, long memtableBytes, int maxImmutables) {
+                     FailureState failure, Runnable scheduleFlush, long memtableBytes, int maxImmutables,
+                     int level0Limit) {
         this.live = live;
         this.wal = wal;
         this.visible = visible;
@@ -56,6 +62,7 @@ public final class WritePath {
         this.scheduleFlush = scheduleFlush;
         this.memtableBytes = memtableBytes;
         this.maxImmutables = maxImmutables;
+        this.level0Limit = level0Limit;
     }
 
     /**
@@ -116,20 +123,28 @@ public final class WritePath {
     }
 
     private void makeRoom() {
+        if (level0Limit > 0 && live.level0Count() > level0Limit) {
+            stall(() -> live.level0Count() > level0Limit);
+        }
         while (live.active().approximateBytes() >= memtableBytes) {
             if (live.immutableCount() >= maxImmutables) {
-                stall();
+                stall(this::flushesBehind);
                 continue;
             }
             switchMemtable();
         }
     }
 
-    private void stall() {
+    private boolean flushesBehind() {
+        return live.immutableCount() >= maxImmutables;
+    }
+
+    /** Waits, with the mutex released, until background work makes {@code blocked} false. */
+    private void stall(java.util.function.BooleanSupplier blocked) {
         long start = System.nanoTime();
         stalls.incrementAndGet();
         try {
-            while (live.immutableCount() >= maxImmutables) {
+            while (blocked.getAsBoolean()) {
                 checkOpen();
                 failure.checkWritable();
                 room.awaitNanos(STALL_POLL_NANOS);
@@ -164,8 +179,8 @@ public final class WritePath {
             if (live.active().isEmpty()) {
                 return null;
             }
-            while (live.immutableCount() >= maxImmutables) {
-                stall();
+            while (flushesBehind()) {
+                stall(this::flushesBehind);
             }
             return switchMemtable();
         } finally {
@@ -173,7 +188,7 @@ public final class WritePath {
         }
     }
 
-    /** Wakes writers waiting for a flush (called when one finishes or fails). */
+    /** Wakes writers waiting for a flush or compaction (called when one finishes or fails). */
     public void flushProgressed() {
         mutex.lock();
         try {

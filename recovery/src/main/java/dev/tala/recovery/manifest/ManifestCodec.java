@@ -15,7 +15,7 @@ final class ManifestCodec {
 
     static byte[] encode(ManifestEdit edit) {
         int size = 3 * (3 + 8) + edit.added().size() * (3 + ManifestFormat.ADD_SEGMENT_BYTES)
-                + edit.removed().size() * (3 + 8);
+                + (edit.removed().size() + edit.obsolete().size()) * (3 + 8);
         ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         putLong(out, ManifestFormat.TAG_LOG_NUMBER, edit.logNumber());
         putLong(out, ManifestFormat.TAG_NEXT_FILE_NUMBER, edit.nextFileNumber());
@@ -29,6 +29,9 @@ final class ManifestCodec {
         }
         for (long id : edit.removed()) {
             out.put(ManifestFormat.TAG_REMOVE_SEGMENT).putShort((short) 8).putLong(id);
+        }
+        for (long id : edit.obsolete()) {
+            out.put(ManifestFormat.TAG_OBSOLETE_SEGMENT).putShort((short) 8).putLong(id);
         }
         byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
@@ -70,6 +73,7 @@ final class ManifestCodec {
                     case ManifestFormat.TAG_NEXT_FILE_NUMBER -> b.nextFileNumber(fixedLong(value, at));
                     case ManifestFormat.TAG_LAST_SEQUENCE -> b.lastSequence(fixedLong(value, at));
                     case ManifestFormat.TAG_REMOVE_SEGMENT -> b.remove(fixedLong(value, at));
+                    case ManifestFormat.TAG_OBSOLETE_SEGMENT -> b.obsolete(fixedLong(value, at));
                     case ManifestFormat.TAG_ADD_SEGMENT -> {
                         if (length < ManifestFormat.ADD_SEGMENT_BYTES) {
                             throw new MalformedEditException(at, "segment entry of " + length + " bytes is too short");

@@ -12,12 +12,15 @@ import java.util.OptionalLong;
  * @param logNumber      WAL files numbered below this hold nothing that is not in segments
  * @param nextFileNumber the next number free for a WAL file or segment
  * @param lastSequence   the highest sequence number whose data is in segments
+ * @param obsolete       segments removed earlier whose files may still exist (only in snapshot
+ *                       edits; a removal itself makes a segment obsolete)
  */
 public record ManifestEdit(OptionalLong logNumber, OptionalLong nextFileNumber, OptionalLong lastSequence,
-                           List<SegmentMeta> added, List<Long> removed) {
+                           List<SegmentMeta> added, List<Long> removed, List<Long> obsolete) {
     public ManifestEdit {
         added = List.copyOf(added);
         removed = List.copyOf(removed);
+        obsolete = List.copyOf(obsolete);
     }
 
     public static Builder builder() {
@@ -30,6 +33,7 @@ public record ManifestEdit(OptionalLong logNumber, OptionalLong nextFileNumber, 
         private OptionalLong lastSequence = OptionalLong.empty();
         private final java.util.ArrayList<SegmentMeta> added = new java.util.ArrayList<>();
         private final java.util.ArrayList<Long> removed = new java.util.ArrayList<>();
+        private final java.util.ArrayList<Long> obsolete = new java.util.ArrayList<>();
 
         public Builder logNumber(long n) {
             logNumber = OptionalLong.of(n);
@@ -56,8 +60,13 @@ public record ManifestEdit(OptionalLong logNumber, OptionalLong nextFileNumber, 
             return this;
         }
 
+        public Builder obsolete(long segmentId) {
+            obsolete.add(segmentId);
+            return this;
+        }
+
         public ManifestEdit build() {
-            return new ManifestEdit(logNumber, nextFileNumber, lastSequence, added, removed);
+            return new ManifestEdit(logNumber, nextFileNumber, lastSequence, added, removed, obsolete);
         }
     }
 }

@@ -21,6 +21,7 @@ final class ManifestFormat {
     static final byte TAG_LAST_SEQUENCE = 3;
     static final byte TAG_ADD_SEGMENT = 4;
     static final byte TAG_REMOVE_SEGMENT = 5;
+    static final byte TAG_OBSOLETE_SEGMENT = 6;
 
     /** id, level, file size, rows, min/max timestamp, min/max sequence, compacted. */
     static final int ADD_SEGMENT_BYTES = 8 + 1 + 8 + 8 + 8 + 8 + 8 + 8 + 1;

@@ -13,7 +13,7 @@ public final class Scenarios {
     }
 
     public static List<CrashScenario> all(long seed) {
-        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), recovery(seed));
+        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), compaction(seed), recovery(seed));
     }
 
     private static Options.Builder base() {
@@ -50,6 +50,16 @@ public final class Scenarios {
                     steps(db, l, seed + 1, 40);
                 },
                 (db, l) -> db.flush());
+    }
+
+    /** A full compaction: outputs written like flushes, one MANIFEST edit swapping them for the inputs, inputs deleted. */
+    public static CrashScenario compaction(long seed) {
+        return new Simple("compaction", base().memtableBytes(32 * 1024).backgroundCompaction(false).build(),
+                (db, l) -> {
+                    steps(db, l, seed, 150);
+                    db.flush();
+                },
+                (db, l) -> db.compact(p -> { }));
     }
 
     /** A crash while opening after a crash: truncating torn tails, rewriting the MANIFEST, starting a WAL file. */

@@ -1,0 +1,226 @@
+package dev.tala.engine.compact;
+
+import dev.tala.compaction.CompactionChoice;
+import dev.tala.compaction.CompactionJob;
+import dev.tala.compaction.CompactionJobOptions;
+import dev.tala.compaction.CompactionPolicy;
+import dev.tala.compaction.CompactionProgress;
+import dev.tala.compaction.CompactionResult;
+import dev.tala.compaction.CompactionStats;
+import dev.tala.compaction.TokenBucket;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.engine.write.FailureState;
+import dev.tala.engine.write.FileNumbers;
+import dev.tala.recovery.manifest.Manifest;
+import dev.tala.recovery.manifest.ManifestEdit;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.SegmentSummary;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs compactions: in the background after flushes (as the policy asks), or on request (full,
+ * or the segments overlapping a time range). One at a time. The order (docs/RECOVERY.md,
+ * "Compaction"): outputs written and made durable by the job; one MANIFEST edit adds the outputs
+ * and removes the inputs; the new read view is published; each input is unmapped and deleted
+ * when the last view holding it is released, so readers never wait and never lose a mapping.
+ */
+public final class Compactor {
+    private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
+
+    /** What the compactor needs to know, fixed for an open database. */
+    public record Settings(CompactionPolicy policy, boolean background, long bytesPerSecond, long targetSegmentBytes,
+                           EmbeddingType hotType, Optional<EmbeddingType> coldType, int coldLevel) {
+    }
+
+    private final FileLayer fs;
+    private final DatabaseLayout layout;
+    private final LiveState live;
+    private final Manifest manifest;
+    private final FileNumbers files;
+    private final FailureState failure;
+    private final Runnable onProgress;
+    private final Settings settings;
+    private final TokenBucket rateLimiter;
+    private final ReentrantLock oneAtATime = new ReentrantLock();
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tala-compaction");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private volatile boolean shuttingDown;
+
+    private final AtomicLong compactions = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
+
+    public Compactor(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest, FileNumbers files,
+                     FailureState failure, Runnable onProgress, Settings settings) {
+        this.fs = fs;
+        this.layout = layout;
+        this.live = live;
+        this.manifest = manifest;
+        this.files = files;
+        this.failure = failure;
+        this.onProgress = onProgress;
+        this.settings = settings;
+        this.rateLimiter = settings.bytesPerSecond() > 0 ? new TokenBucket(settings.bytesPerSecond()) : null;
+    }
+
+    /** Asks for a background pass (after a flush); ignored when background compaction is off. */
+    public void schedule() {
+        if (settings.background() && !shuttingDown && queued.compareAndSet(false, true)) {
+            thread.execute(this::backgroundPass);
+        }
+    }
+
+    private void backgroundPass() {
+        queued.set(false);
+        try {
+            while (!shuttingDown && !failure.hasFailed()
+                    && runOnce(settings.policy()::pick, CompactionProgress.Listener.NONE).isPresent()) {
+                onProgress.run();
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            failure.fail("background compaction failed", e);
+            onProgress.run();
+        }
+    }
+
+    /** Runs the compactions the policy asks for now, one after another, until it asks for none. */
+    public List<CompactionStats> compactPending(CompactionProgress.Listener listener) throws IOException {
+        List<CompactionStats> done = new ArrayList<>();
+        for (Optional<CompactionStats> s = runOnce(settings.policy()::pick, listener); s.isPresent();
+                s = runOnce(settings.policy()::pick, listener)) {
+            done.add(s.get());
+        }
+        return done;
+    }
+
+    /** Compacts every live segment into one bottommost run (tombstones dropped). */
+    public Optional<CompactionStats> compactAll(CompactionProgress.Listener listener) throws IOException {
+        return runOnce(settings.policy()::full, listener);
+    }
+
+    /** Compacts the smallest run covering every segment that overlaps [from, to). */
+    public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener listener)
+            throws IOException {
+        return runOnce(live -> settings.policy().overlapping(live, from, to), listener);
+    }
+
+    /** Bytes of the compaction the policy would run next (0 when it would run none). */
+    public long pendingBytes() {
+        return settings.policy().pick(metas(live.segments())).map(CompactionChoice::inputBytes).orElse(0L);
+    }
+
+    private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,
+                                              CompactionProgress.Listener listener) throws IOException {
+        oneAtATime.lock();
+        try {
+            failure.checkWritable();
+            List<SegmentHandle> segments = live.segments();
+            Optional<CompactionChoice> picked = select.apply(metas(segments));
+            if (picked.isEmpty()) {
+                return Optional.empty();
+            }
+            CompactionChoice choice = picked.get();
+            List<SegmentHandle> inputs = new ArrayList<>();
+            for (long id : choice.inputIds()) {
+                inputs.add(segments.stream().filter(h -> h.id() == id).findFirst().orElseThrow());
+            }
+            CompactionStats stats = compact(choice, inputs, listener);
+            compactions.incrementAndGet();
+            bytesRead.addAndGet(stats.inputBytes());
+            bytesWritten.addAndGet(stats.outputBytes());
+            return Optional.of(stats);
+        } finally {
+            oneAtATime.unlock();
+        }
+    }
+
+    private CompactionStats compact(CompactionChoice choice, List<SegmentHandle> inputs,
+                                    CompactionProgress.Listener listener) throws IOException {
+        EmbeddingType outputType = settings.coldType().isPresent() && choice.outputLevel() >= settings.coldLevel()
+                ? settings.coldType().get() : settings.hotType();
+        CompactionJobOptions options = CompactionJobOptions.defaults(outputType)
+                .withTargetOutputBytes(settings.targetSegmentBytes());
+        CompactionJob job = new CompactionJob(fs, options, files::next, layout::segmentFile)
+                .withProgress(listener)
+                .withRateLimiter(rateLimiter);
+        List<SegmentReader> readers = inputs.stream().map(SegmentHandle::reader).toList();
+        CompactionResult result = job.run(choice, readers);
+
+        ManifestEdit.Builder edit = ManifestEdit.builder().nextFileNumber(files.peek());
+        result.metas().forEach(edit::add);
+        choice.inputIds().forEach(edit::remove);
+        manifest.append(edit.build());
+
+        List<SegmentHandle> outputs = new ArrayList<>();
+        for (int i = 0; i < result.outputs().size(); i++) {
+            SegmentSummary out = result.outputs().get(i);
+            outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
+        }
+        for (SegmentHandle in : inputs) {
+            Path file = layout.segmentFile(in.id());
+            in.whenUnused(() -> deleteObsolete(file));
+        }
+        live.compacted(inputs, outputs);
+        LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes), {}", inputs.size(),
+                result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(), choice.reason());
+        return result.stats();
+    }
+
+    /** Deletes an input no reader maps any more; if this fails, the next open deletes it (it is obsolete). */
+    private void deleteObsolete(Path file) {
+        try {
+            fs.delete(file);
+            fs.syncDirectory(file.getParent());
+        } catch (IOException e) {
+            LOG.warn("could not delete the compacted segment {}; the next open will", file, e);
+        }
+    }
+
+    private static List<SegmentMeta> metas(List<SegmentHandle> segments) {
+        return segments.stream().map(SegmentHandle::meta).toList();
+    }
+
+    /**
+     * Stops background work at once: a compaction in progress is interrupted and deletes its
+     * outputs (its inputs are untouched), so close never waits for a long merge.
+     */
+    public void shutdown() {
+        shuttingDown = true;
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Counters for stats. */
+    public record Stats(long compactions, long bytesRead, long bytesWritten) {
+    }
+
+    public Stats stats() {
+        return new Stats(compactions.get(), bytesRead.get(), bytesWritten.get());
+    }
+}
