@@ -1,0 +1,126 @@
+package dev.tala.cli.json;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentLimits;
+import dev.tala.core.model.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Parses one JSON line into an {@link IntentLine}, with Jackson's streaming parser (no tree, no
+ * data binding: an import may hold millions of floats). Every failure is a
+ * {@link LineFormatException} naming the field; nothing else escapes for bad input.
+ *
+ * <p>Stateless apart from the database dimension, so one instance may serve many threads.
+ */
+public final class IntentLineParser {
+    private final int dimension;
+    private final LineAssembler assembler;
+
+    /** @param dimension the database's embedding dimension; a put with another size is rejected */
+    public IntentLineParser(int dimension) {
+        if (dimension < 1 || dimension > IntentLimits.MAX_DIMENSION) {
+            throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got "
+                    + dimension);
+        }
+        this.dimension = dimension;
+        this.assembler = new LineAssembler(dimension);
+    }
+
+    public int dimension() {
+        return dimension;
+    }
+
+    /** Parses a line (without its line terminator). Error columns count characters. */
+    public IntentLine parse(String line) {
+        try (JsonParser p = JsonFactories.READ.createParser(line)) {
+            return parse(p);
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    /**
+     * Parses a line held as UTF-8 bytes, which skips decoding to a String first (the faster path
+     * for an importer reading a file). Error columns count bytes.
+     */
+    public IntentLine parse(byte[] utf8, int offset, int length) {
+        try (JsonParser p = JsonFactories.READ.createParser(utf8, offset, length)) {
+            return parse(p);
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    private IntentLine parse(JsonParser p) throws IOException {
+        JsonToken token = p.nextToken();
+        if (token == null) {
+            throw new LineFormatException(null, "the line is empty; expected a JSON object");
+        }
+        if (token != JsonToken.START_OBJECT) {
+            throw new LineFormatException(null, "expected a JSON object {...}, got " + JsonValues.describe(p));
+        }
+        RawLine raw = new RawLine();
+        try {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                readField(p, name, raw);
+            }
+        } catch (InvalidIntentException e) {
+            // Core's own field name (id, status) is the JSON name at the top level.
+            throw CoreErrors.translate(e);
+        }
+        if (p.nextToken() != null) {
+            throw new LineFormatException(null, "found " + JsonValues.describe(p) + " after the JSON object, at "
+                    + column(p.currentTokenLocation()) + " (one object per line)");
+        }
+        return assembler.assemble(raw);
+    }
+
+    private void readField(JsonParser p, String name, RawLine raw) throws IOException {
+        LineField field = LineField.byName(name);
+        if (field == null) {
+            throw new LineFormatException(JsonValues.abbreviate(name), "unknown field (a line may have "
+                    + LineField.names(-1) + ")");
+        }
+        raw.name(field);
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return; // null means "not given"
+        }
+        raw.give(field);
+        switch (field) {
+            case OP -> raw.op = JsonValues.string(p, field.json);
+            case ID -> raw.id = IntentId.parse(JsonValues.string(p, field.json));
+            case TIMESTAMP -> raw.timestampNs = JsonValues.int64(p, field.json);
+            case COMMAND -> raw.command = JsonValues.string(p, field.json);
+            case CONTEXT_HASH -> raw.contextHash = JsonValues.uint64(p, field.json);
+            case CONFIDENCE -> raw.confidence = JsonValues.float32(p, field.json, null);
+            case STATUS -> raw.status = Status.parse(JsonValues.string(p, field.json));
+            case EMBEDDING -> raw.embedding = JsonValues.floats(p, field.json, dimension);
+            case EDGES -> raw.edges = EdgesReader.read(p);
+            case OUTCOME -> raw.outcome = OutcomeReader.read(p);
+            case LATENCY_NS -> raw.latencyNs = JsonValues.int64(p, field.json);
+            case EXIT_CODE -> raw.exitCode = JsonValues.int32(p, field.json);
+            case SCORE -> JsonValues.float32(p, field.json, null);
+        }
+    }
+
+    private static RuntimeException failure(IOException e) {
+        if (e instanceof JsonProcessingException jpe) {
+            return new LineFormatException(null, "malformed JSON" + (jpe.getLocation() == null ? ""
+                    : " at " + column(jpe.getLocation())) + ": " + jpe.getOriginalMessage());
+        }
+        // In-memory input: an IOException that is not a parse error means a bug, not bad data.
+        return new UncheckedIOException(e);
+    }
+
+    private static String column(JsonLocation location) {
+        return "column " + location.getColumnNr();
+    }
+}
