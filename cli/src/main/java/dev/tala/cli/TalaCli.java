@@ -2,6 +2,12 @@ package dev.tala.cli;
 
 import dev.tala.cli.command.CompactCommand;
 import dev.tala.cli.command.CrashtestCommand;
+import dev.tala.cli.command.ExportCommand;
+import dev.tala.cli.command.GetCommand;
+import dev.tala.cli.command.ImportCommand;
+import dev.tala.cli.command.InspectCommand;
+import dev.tala.cli.command.NeighborsCommand;
+import dev.tala.cli.command.ScanCommand;
 import dev.tala.cli.command.InitCommand;
 import dev.tala.cli.command.RecoverCommand;
 import dev.tala.cli.command.SegmentsCommand;
@@ -20,10 +26,16 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             InitCommand.class,
+            ImportCommand.class,
+            ExportCommand.class,
+            GetCommand.class,
+            ScanCommand.class,
+            NeighborsCommand.class,
             StatsCommand.class,
             SegmentsCommand.class,
             CompactCommand.class,
             VerifyCommand.class,
+            InspectCommand.class,
             RecoverCommand.class,
             CrashtestCommand.class,
         })
