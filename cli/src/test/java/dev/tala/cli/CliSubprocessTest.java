@@ -1,0 +1,214 @@
+package dev.tala.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tala.cli.json.JsonLinesWriter;
+import dev.tala.core.model.Intent;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every command as a separate process (java with the project's JVM flags, as bin/tala
+ * does) against a fresh database, checking output and exit status, and checks that bad input
+ * gives one clear line on stderr and changes nothing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CliSubprocessTest {
+    static final int DIM = 8;
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path work;
+    Path db;
+    Path data;
+    List<Intent> intents = new ArrayList<>();
+
+    record Run(int exit, String out, String err) {
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+
+        /** stderr without the JVM's own start-up notice about the incubating Vector API. */
+        List<String> errLines() {
+            return err.lines().filter(l -> !l.startsWith("WARNING: Using incubator modules")).toList();
+        }
+    }
+
+    static Run tala(String stdin, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("@" + Path.of(System.getProperty("tala.repo", "..")).resolve("jvm.options"));
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(TalaCli.class.getName());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "tala " + String.join(" ", args) + " finished");
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    static Run ok(String stdin, String... args) throws Exception {
+        Run r = tala(stdin, args);
+        assertEquals(0, r.exit, "tala " + String.join(" ", args) + " failed: " + r.err);
+        return r;
+    }
+
+    /** A failure must be exactly one line on stderr, naming the command, and a non-zero exit. */
+    static Run fails(String expectedInMessage, String stdin, String... args) throws Exception {
+        Run r = tala(stdin, args);
+        assertTrue(r.exit != 0, "tala " + String.join(" ", args) + " should fail: " + r.out);
+        List<String> err = r.errLines();
+        assertEquals(1, err.size(), "one line on stderr: " + err);
+        assertTrue(err.getFirst().startsWith("tala "), err.getFirst());
+        assertTrue(err.getFirst().contains(expectedInMessage), err.getFirst());
+        return r;
+    }
+
+    @BeforeAll
+    void data() throws IOException {
+        db = work.resolve("db");
+        data = work.resolve("intents.jsonl");
+        RandomIntents gen = new RandomIntents(99, DIM);
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            Intent x = gen.next();
+            intents.add(x);
+            lines.append(JsonLinesWriter.toLine(x)).append('\n');
+        }
+        Files.writeString(data, lines);
+    }
+
+    @Test
+    @Order(1)
+    void initImportExportRoundTripsEveryField() throws Exception {
+        Run init = ok(null, "init", "--db", db.toString(), "--dim", Integer.toString(DIM), "--memtable-kb", "64");
+        assertTrue(init.out.contains("created an empty database"), init.out);
+        Run imported = ok(null, "import", "--db", db.toString(), data.toString());
+        assertTrue(imported.out.contains("imported 300 lines"), imported.out);
+        Run exported = ok(null, "export", "--db", db.toString());
+        List<String> expected = intents.stream().sorted((a, b) -> a.id().compareTo(b.id())).map(JsonLinesWriter::toLine).toList();
+        assertEquals(expected, exported.outLines(), "import then export gives back every field");
+    }
+
+    @Test
+    @Order(2)
+    void queriesAndAdminCommands() throws Exception {
+        Intent some = intents.get(7);
+        Run get = ok(null, "get", "--db", db.toString(), some.id().toString(), "--json");
+        assertEquals(JsonLinesWriter.toLine(some), get.out.strip());
+        Run getTable = ok(null, "get", "--db", db.toString(), some.id().toString());
+        assertTrue(getTable.out.contains(some.id().toString()) && getTable.out.contains("status"), getTable.out);
+
+        Run stats = ok(null, "stats", "--db", db.toString(), "--json");
+        JsonNode s = JSON.readTree(stats.out);
+        assertEquals(300, s.get("intents").asLong());
+        for (String field : List.of("segments", "memtable_bytes", "wal_bytes")) {
+            assertTrue(s.has(field), "stats has " + field + ": " + stats.out);
+        }
+
+        long from = intents.stream().mapToLong(Intent::timestampNs).min().orElseThrow();
+        Run scan = ok(null, "scan", "--db", db.toString(), "--from", Long.toString(from), "--to",
+                Long.toString(Long.MAX_VALUE), "--limit", "5", "--json");
+        assertEquals(5, scan.outLines().size(), scan.out);
+        assertTrue(scan.outLines().getFirst().contains("\"timestamp\":" + from), scan.out);
+
+        Intent withEdges = intents.stream().filter(i -> !i.edges().isEmpty()).findFirst().orElseThrow();
+        Run neighbors = ok(null, "neighbors", "--db", db.toString(), withEdges.id().toString(), "--depth", "2", "--json");
+        for (String line : neighbors.outLines()) {
+            JsonNode n = JSON.readTree(line);
+            for (String f : List.of("from", "to", "relation", "weight", "depth")) {
+                assertTrue(n.has(f), line);
+            }
+        }
+
+        Run compact = ok(null, "compact", "--db", db.toString(), "--full", "--json");
+        assertEquals(1, JSON.readTree(compact.out).get("segments_after").asInt(), compact.out);
+        Run segments = ok(null, "segments", "--db", db.toString(), "--json");
+        JsonNode list = JSON.readTree(segments.out);
+        assertEquals(1, list.size());
+        assertTrue(list.get(0).get("compacted").asBoolean());
+        assertEquals(300, list.get(0).get("nodes").asLong());
+
+        Run verify = ok(null, "verify", "--db", db.toString());
+        assertTrue(verify.out.startsWith("clean"), verify.out);
+        Run recover = ok(null, "recover", "--db", db.toString(), "--mode", "point-in-time", "--json");
+        assertTrue(JSON.readTree(recover.out).get("clean").asBoolean(), recover.out);
+
+        Path segment = Files.list(db.resolve("segments")).findFirst().orElseThrow();
+        Run inspect = ok(null, "inspect", segment.toString(), "--json");
+        JsonNode in = JSON.readTree(inspect.out);
+        assertEquals(0, in.get("problems").size());
+        assertEquals(300, in.get("header").get("node_count").asLong());
+
+        Run help = ok(null, "help", "crashtest");
+        assertTrue(help.out.contains("Example"), help.out);
+    }
+
+    @Test
+    @Order(3)
+    void crashtestReportsItsSummaryLine() throws Exception {
+        Run r = ok(null, "crashtest", "--db", work.resolve("crash").toString(), "--duration", "4", "--mode", "power",
+                "--seed", "1");
+        String last = r.outLines().getLast();
+        assertTrue(last.matches("crashtest: \\d+ crashes, \\d+ acknowledged writes checked, 0 lost, 0 corrupt"), last);
+    }
+
+    @Test
+    @Order(4)
+    void badInputGivesOneLineAndChangesNothing() throws Exception {
+        String before = ok(null, "export", "--db", db.toString()).out;
+        Files.write(work.resolve("wrong-dim.jsonl"), List.of(JsonLinesWriter.toLine(new RandomIntents(1, DIM).next()),
+                JsonLinesWriter.toLine(new RandomIntents(2, DIM + 1).next())));
+        fails("wrong-dim.jsonl:2: embedding: has 9 values but the database's dimension is 8", null,
+                "import", "--db", db.toString(), work.resolve("wrong-dim.jsonl").toString());
+        fails("<stdin>:1: malformed JSON", "{\"id\": ", "import", "--db", db.toString(), "-");
+        fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
+        String after = ok(null, "export", "--db", db.toString()).out;
+        // The first line of the wrong-dimension file came before the bad one, so it is kept.
+        List<String> added = new ArrayList<>(after.lines().toList());
+        added.removeAll(before.lines().toList());
+        assertEquals(List.of(JsonLinesWriter.toLine(new RandomIntents(1, DIM).next())), added);
+
+        Path junk = work.resolve("junk.tbf");
+        byte[] bytes = new byte[5000];
+        new Random(3).nextBytes(bytes);
+        Files.write(junk, bytes);
+        fails("bad magic", null, "inspect", junk.toString());
+
+        Path missing = work.resolve("no-such-db");
+        fails("no database at", null, "stats", "--db", missing.toString());
+        assertFalse(Files.exists(missing), "a missing database is not created by accident");
+
+        try (TalaDB held = TalaDB.open(db, Options.builder().createIfMissing(false).build())) {
+            fails("database locked", null, "stats", "--db", db.toString());
+            fails("pid " + ProcessHandle.current().pid(), null, "verify", "--db", db.toString());
+        }
+    }
+}
