@@ -2,7 +2,6 @@ package dev.tala.segment;
 
 import static dev.tala.segment.format.TbfFormat.*;
 
-import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.io.FileLayer;
@@ -31,12 +30,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A memory-mapped TBF segment with zero-copy typed access to its columns, embeddings and edges.
  *
  * <p>{@link #open} validates the header, trailer, footer and directory, and the checksums of the
- * small regions a point lookup relies on (bloom filter, id index, foreign ids). Column and
- * embedding bytes are checked by {@link #verify()}, which recomputes every checksum. Values that
- * steer further reads (row pointers, edge targets, string references, embedding slots, enum
- * codes) are checked where they are read, so damaged bytes raise {@link CorruptionException}
- * naming the file and offset, never an out-of-bounds access. Row arguments outside
- * {@code [0, rowCount())} are caller errors and raise {@link IndexOutOfBoundsException}.
+ * small regions a point lookup relies on (bloom filter, id index, foreign ids). Every other
+ * region's CRC32C is checked once, on the first access to that region, before any value from it
+ * is returned (or all of them at open with {@link SegmentOpenOption#VERIFY_ALL}): a flipped bit
+ * is never served. A damaged region raises {@link CorruptionException} naming the file, the
+ * region and its offset on every access, while the undamaged regions of the same file stay
+ * readable. {@link #verify()} additionally checks the structure across regions. Values that steer
+ * further reads (row pointers, edge targets, string references, embedding slots, enum codes) are
+ * checked where they are read, so even a checksum collision raises {@link CorruptionException},
+ * never an out-of-bounds access. Row arguments outside {@code [0, rowCount())} are caller errors
+ * and raise {@link IndexOutOfBoundsException}.
  *
  * <p>Safe for concurrent use by many threads. {@link #close()} unmaps the file; the engine
  * reference-counts readers so that it happens after the last reader is done.
@@ -58,20 +61,24 @@ public final class SegmentReader implements AutoCloseable {
     private final long stride;
 
     private final MemorySegment data;
-    private final MemorySegment ids;
-    private final MemorySegment timestamps;
-    private final MemorySegment contextHashes;
-    private final MemorySegment confidences;
-    private final MemorySegment statuses;
-    private final MemorySegment sequences;
-    private final MemorySegment rowFlags;
-    private final MemorySegment embedSlots;
-    private final MemorySegment commandRefs;
-    private final MemorySegment latencies;
-    private final MemorySegment exitCodes;
-    private final MemorySegment embeddings;
-    private final MemorySegment csr;
-    private final MemorySegment csc;
+    private final CheckedRegions regions;
+    // Each region is read only through bytes(), which checks its CRC32C on first use.
+    private final CheckedRegion ids;
+    private final CheckedRegion timestamps;
+    private final CheckedRegion contextHashes;
+    private final CheckedRegion confidences;
+    private final CheckedRegion statuses;
+    private final CheckedRegion sequences;
+    private final CheckedRegion rowFlags;
+    private final CheckedRegion embedSlots;
+    private final CheckedRegion commandRefs;
+    private final CheckedRegion latencies;
+    private final CheckedRegion exitCodes;
+    private final CheckedRegion embeddings;
+    private final CheckedRegion csr;
+    private final CheckedRegion csc;
+    private final CheckedRegion stringTable;
+    /** Checked at open, like the bloom filter and the index: lookups depend on it. */
     private final MemorySegment foreignIds;
     private final BloomFilter bloom;
     private final IdIndex index;
@@ -95,34 +102,40 @@ public final class SegmentReader implements AutoCloseable {
         this.type = header.embeddingType();
         this.stride = directory.stride();
         this.data = mapping.segment();
-        this.ids = slice(RegionKind.IDS);
-        this.timestamps = slice(RegionKind.TIMESTAMPS);
-        this.contextHashes = slice(RegionKind.CONTEXT_HASHES);
-        this.confidences = slice(RegionKind.CONFIDENCES);
-        this.statuses = slice(RegionKind.STATUSES);
-        this.sequences = slice(RegionKind.SEQUENCE);
-        this.rowFlags = slice(RegionKind.ROW_FLAGS);
-        this.embedSlots = slice(RegionKind.EMBED_SLOT);
-        this.commandRefs = slice(RegionKind.COMMAND_REF);
-        this.latencies = slice(RegionKind.OUTCOME_LATENCY);
-        this.exitCodes = slice(RegionKind.OUTCOME_EXIT_CODE);
-        this.embeddings = slice(RegionKind.EMBEDDINGS);
-        this.csr = slice(RegionKind.CSR);
-        this.csc = footer.hasReverseEdges() ? slice(RegionKind.CSC) : null;
-        this.foreignIds = checkedSlice(RegionKind.FOREIGN_IDS);
-        this.bloom = BloomFilter.view(checkedSlice(RegionKind.BLOOM), offsetOf(RegionKind.BLOOM), file);
-        RegionEntry indexEntry = directory.entry(RegionKind.INDEX);
-        this.index = IdIndex.view(checkedSlice(RegionKind.INDEX), indexEntry.offset(), indexEntry.elementCount(),
-                ids, offsetOf(RegionKind.IDS), rows, file);
+        this.regions = new CheckedRegions(data, directory, file);
+        this.ids = regions.get(RegionKind.IDS);
+        this.timestamps = regions.get(RegionKind.TIMESTAMPS);
+        this.contextHashes = regions.get(RegionKind.CONTEXT_HASHES);
+        this.confidences = regions.get(RegionKind.CONFIDENCES);
+        this.statuses = regions.get(RegionKind.STATUSES);
+        this.sequences = regions.get(RegionKind.SEQUENCE);
+        this.rowFlags = regions.get(RegionKind.ROW_FLAGS);
+        this.embedSlots = regions.get(RegionKind.EMBED_SLOT);
+        this.commandRefs = regions.get(RegionKind.COMMAND_REF);
+        this.latencies = regions.get(RegionKind.OUTCOME_LATENCY);
+        this.exitCodes = regions.get(RegionKind.OUTCOME_EXIT_CODE);
+        this.embeddings = regions.get(RegionKind.EMBEDDINGS);
+        this.csr = regions.get(RegionKind.CSR);
+        this.csc = footer.hasReverseEdges() ? regions.get(RegionKind.CSC) : null;
+        this.stringTable = regions.get(RegionKind.STRING_TABLE);
+        this.foreignIds = regions.get(RegionKind.FOREIGN_IDS).bytes();
+        this.bloom = BloomFilter.view(regions.get(RegionKind.BLOOM).bytes(), offsetOf(RegionKind.BLOOM), file);
+        CheckedRegion indexRegion = regions.get(RegionKind.INDEX);
+        // The index reads the ids column only inside find(), which checks that column first.
+        this.index = IdIndex.view(indexRegion.bytes(), indexRegion.offset(), indexRegion.entry().elementCount(),
+                ids.uncheckedBytes(), ids.offset(), rows, file);
     }
 
     // ---- opening ----------------------------------------------------------------------------
 
     /**
-     * Maps and validates the segment at {@code path}.
+     * Maps and validates the segment at {@code path}: header, trailer, footer, directory, and the
+     * checksums of the bloom filter, id index and foreign ids. The other regions are checked on
+     * first access, or here as well with {@link SegmentOpenOption#VERIFY_ALL}.
      *
      * @throws CorruptionException if the file is not a sound, complete segment (a partial one is
-     *     accepted only with {@link SegmentOpenOption#ALLOW_PARTIAL})
+     *     accepted only with {@link SegmentOpenOption#ALLOW_PARTIAL}), or, with VERIFY_ALL, if any
+     *     region fails its checksum
      * @throws dev.tala.core.error.UnsupportedFormatException for another major version or an encrypted segment
      * @throws IOException if the file cannot be mapped
      */
@@ -130,6 +143,7 @@ public final class SegmentReader implements AutoCloseable {
         MappedRegion mapping = layer.map(path);
         try {
             MemorySegment whole = mapping.segment();
+            Set<SegmentOpenOption> set = optionSet(options);
             SegmentOpener.Opened opened = SegmentOpener.open(new SegmentOpener.ByteSource() {
                 @Override
                 public long size() {
@@ -140,8 +154,12 @@ public final class SegmentReader implements AutoCloseable {
                 public MemorySegment read(long offset, long length) {
                     return whole.asSlice(offset, length);
                 }
-            }, path.toString(), optionSet(options));
-            return new SegmentReader(path, mapping, opened);
+            }, path.toString(), set);
+            SegmentReader reader = new SegmentReader(path, mapping, opened);
+            if (set.contains(SegmentOpenOption.VERIFY_ALL)) {
+                reader.regions.verifyAll();
+            }
+            return reader;
         } catch (RuntimeException e) {
             mapping.close();
             throw e;
@@ -194,23 +212,6 @@ public final class SegmentReader implements AutoCloseable {
             set.add(Objects.requireNonNull(o));
         }
         return set;
-    }
-
-    private MemorySegment slice(RegionKind kind) {
-        RegionEntry e = directory.entry(kind);
-        return data.asSlice(e.offset(), e.storedLength());
-    }
-
-    /** A slice whose checksum is verified now: for the small regions lookups depend on. */
-    private MemorySegment checkedSlice(RegionKind kind) {
-        RegionEntry e = directory.entry(kind);
-        MemorySegment s = data.asSlice(e.offset(), e.storedLength());
-        int crc = Crc32c.of(s, 0, s.byteSize());
-        if (crc != e.crc()) {
-            throw new CorruptionException(file, e.offset(), kind.label() + " region checksum mismatch (stored "
-                    + SegmentHeader.hex(e.crc()) + ", computed " + SegmentHeader.hex(crc) + ")");
-        }
-        return s;
     }
 
     private long offsetOf(RegionKind kind) {
@@ -283,56 +284,59 @@ public final class SegmentReader implements AutoCloseable {
 
     // ---- columns ----------------------------------------------------------------------------
 
+    // Every column accessor returns checked bytes: its region's checksum matched (the first call
+    // may therefore take the time to hash the column) or it throws CorruptionException.
+
     /** The ids column: rowCount() x 16 big-endian bytes, ascending. */
     public MemorySegment idsColumn() {
-        return ids;
+        return ids.bytes();
     }
 
     /** The timestamps column: rowCount() little-endian u64 nanoseconds (0 for tombstones). */
     public MemorySegment timestampColumn() {
-        return timestamps;
+        return timestamps.bytes();
     }
 
     public MemorySegment contextHashColumn() {
-        return contextHashes;
+        return contextHashes.bytes();
     }
 
     public MemorySegment confidenceColumn() {
-        return confidences;
+        return confidences.bytes();
     }
 
     public MemorySegment statusColumn() {
-        return statuses;
+        return statuses.bytes();
     }
 
     public MemorySegment sequenceColumn() {
-        return sequences;
+        return sequences.bytes();
     }
 
     public IntentId id(int row) {
         Objects.checkIndex(row, rows);
-        return IntentId.readFrom(ids, (long) row * ID_BYTES);
+        return IntentId.readFrom(ids.bytes(), (long) row * ID_BYTES);
     }
 
     public long timestamp(int row) {
         Objects.checkIndex(row, rows);
-        return timestamps.get(U64, (long) row * U64_BYTES);
+        return timestamps.bytes().get(U64, (long) row * U64_BYTES);
     }
 
     public long contextHash(int row) {
         Objects.checkIndex(row, rows);
-        return contextHashes.get(U64, (long) row * U64_BYTES);
+        return contextHashes.bytes().get(U64, (long) row * U64_BYTES);
     }
 
     public float confidence(int row) {
         Objects.checkIndex(row, rows);
-        return confidences.get(F32, (long) row * F32_BYTES);
+        return confidences.bytes().get(F32, (long) row * F32_BYTES);
     }
 
     /** The stored status (PENDING for a tombstone, whose status byte is zero). */
     public Status status(int row) {
         Objects.checkIndex(row, rows);
-        int code = Byte.toUnsignedInt(statuses.get(U8, row));
+        int code = Byte.toUnsignedInt(statuses.bytes().get(U8, row));
         if (!Status.isValidCode(code)) {
             throw corrupt(offsetOf(RegionKind.STATUSES) + row, "row " + row + " has unknown status code " + code);
         }
@@ -341,11 +345,11 @@ public final class SegmentReader implements AutoCloseable {
 
     public long sequence(int row) {
         Objects.checkIndex(row, rows);
-        return sequences.get(U64, (long) row * U64_BYTES);
+        return sequences.bytes().get(U64, (long) row * U64_BYTES);
     }
 
     int rowFlags(int row) {
-        return Byte.toUnsignedInt(rowFlags.get(U8, row));
+        return Byte.toUnsignedInt(rowFlags.bytes().get(U8, row));
     }
 
     public boolean isTombstone(int row) {
@@ -360,12 +364,12 @@ public final class SegmentReader implements AutoCloseable {
         if ((flags & ROW_FLAG_TOMBSTONE) != 0 || (flags & ROW_FLAG_HAS_OUTCOME) == 0) {
             return null;
         }
-        long latency = latencies.get(U64, (long) row * U64_BYTES);
+        long latency = latencies.bytes().get(U64, (long) row * U64_BYTES);
         if (latency < 0) {
             throw corrupt(offsetOf(RegionKind.OUTCOME_LATENCY) + (long) row * U64_BYTES, "row " + row
                     + " outcome latency " + Long.toUnsignedString(latency) + " exceeds 2^63-1");
         }
-        return new Outcome(latency, exitCodes.get(U32, (long) row * U32_BYTES));
+        return new Outcome(latency, exitCodes.bytes().get(U32, (long) row * U32_BYTES));
     }
 
     /** The command, or null for a tombstone. The string table is loaded on first use. */
@@ -374,7 +378,7 @@ public final class SegmentReader implements AutoCloseable {
         if (isTombstone(row)) {
             return null;
         }
-        long ref = Integer.toUnsignedLong(commandRefs.get(U32, (long) row * U32_BYTES));
+        long ref = Integer.toUnsignedLong(commandRefs.bytes().get(U32, (long) row * U32_BYTES));
         StringTable table = strings();
         if (ref >= table.count()) {
             throw corrupt(offsetOf(RegionKind.COMMAND_REF) + (long) row * U32_BYTES, "row " + row
@@ -390,8 +394,7 @@ public final class SegmentReader implements AutoCloseable {
             synchronized (stringsLock) {
                 table = strings;
                 if (table == null) {
-                    table = StringTable.load(slice(RegionKind.STRING_TABLE), directory.entry(RegionKind.STRING_TABLE),
-                            rows, file);
+                    table = StringTable.load(stringTable.bytes(), stringTable.entry(), rows, file);
                     strings = table;
                 }
             }
@@ -404,7 +407,7 @@ public final class SegmentReader implements AutoCloseable {
     /** The embedding slot of the row (its rank among non-tombstone rows), or -1 for a tombstone. */
     public int embeddingSlot(int row) {
         Objects.checkIndex(row, rows);
-        long slot = Integer.toUnsignedLong(embedSlots.get(U32, (long) row * U32_BYTES));
+        long slot = Integer.toUnsignedLong(embedSlots.bytes().get(U32, (long) row * U32_BYTES));
         if (isTombstone(row)) {
             return -1;
         }
@@ -415,27 +418,30 @@ public final class SegmentReader implements AutoCloseable {
         return (int) slot;
     }
 
-    /** All vectors in slot order, {@link #stride()} bytes apart, each starting 64-byte aligned. */
+    /**
+     * All vectors in slot order, {@link #stride()} bytes apart, each starting 64-byte aligned.
+     * The first call checks the whole region's checksum (a pass over every vector).
+     */
     public MemorySegment embeddingRegion() {
-        return embeddings;
+        return embeddings.bytes();
     }
 
     /** The encoded vector of {@code slot}: exactly one stride. */
     public MemorySegment embeddingAtSlot(int slot) {
         Objects.checkIndex(slot, putCount);
-        return embeddings.asSlice(slot * stride, stride);
+        return embeddings.bytes().asSlice(slot * stride, stride);
     }
 
     /** The row's encoded vector (one stride, 64-byte aligned), or null for a tombstone. */
     public MemorySegment embedding(int row) {
         int slot = embeddingSlot(row);
-        return slot < 0 ? null : embeddings.asSlice(slot * stride, stride);
+        return slot < 0 ? null : embeddings.bytes().asSlice(slot * stride, stride);
     }
 
     /** The row's vector decoded to floats, or null for a tombstone. */
     public float[] embeddingAsFloats(int row) {
         int slot = embeddingSlot(row);
-        return slot < 0 ? null : EmbeddingCodec.decode(type, embeddings, slot * stride, dimension);
+        return slot < 0 ? null : EmbeddingCodec.decode(type, embeddings.bytes(), slot * stride, dimension);
     }
 
     // ---- whole versions ---------------------------------------------------------------------
@@ -480,6 +486,7 @@ public final class SegmentReader implements AutoCloseable {
 
     /** The row holding {@code id} (put or tombstone), or -1. O(log n) via the id index. */
     public int find(IntentId id) {
+        ids.bytes(); // the index binary-searches the ids column: it must be checked first
         return index.find(id);
     }
 
@@ -487,7 +494,14 @@ public final class SegmentReader implements AutoCloseable {
         return bloom;
     }
 
+    /** The id index; its lookups read the ids column, which is checked before this returns. */
     public IdIndex idIndex() {
+        ids.bytes();
+        return index;
+    }
+
+    /** The index without the ids column check, for the verifier's own fence check. */
+    IdIndex uncheckedIdIndex() {
         return index;
     }
 
@@ -529,26 +543,27 @@ public final class SegmentReader implements AutoCloseable {
     /** Number of outgoing edges of the row. */
     public int outDegree(int row) {
         Objects.checkIndex(row, rows);
-        long[] span = span(csr, offsetOf(RegionKind.CSR), row, "row");
+        long[] span = span(csr.bytes(), csr.offset(), row, "row");
         return (int) (span[1] - span[0]);
     }
 
     /** The row's outgoing edges, in the order of its intent's list, targets resolved to ids. */
     public List<Edge> edgesFrom(int row) {
         Objects.checkIndex(row, rows);
-        long regionAt = offsetOf(RegionKind.CSR);
-        long[] span = span(csr, regionAt, row, "row");
+        MemorySegment block = csr.bytes();
+        long regionAt = csr.offset();
+        long[] span = span(block, regionAt, row, "row");
         long entriesAt = (rows + 1L) * POINTER_BYTES;
         List<Edge> out = new ArrayList<>((int) Math.min(span[1] - span[0], 64));
         for (long k = span[0]; k < span[1]; k++) {
             long at = entriesAt + k * EDGE_ENTRY_BYTES;
-            long target = Integer.toUnsignedLong(csr.get(U32, at + EDGE_TARGET));
+            long target = Integer.toUnsignedLong(block.get(U32, at + EDGE_TARGET));
             if (target >= (long) rows + foreignCount) {
                 throw corrupt(regionAt + at, "edge " + k + " targets " + target + " but there are only "
                         + rows + " rows and " + foreignCount + " foreign ids");
             }
             IntentId targetId = target < rows ? id((int) target) : foreignId((int) (target - rows));
-            out.add(new Edge(targetId, relation(csr, regionAt, at, k), weight(csr, regionAt, at, k)));
+            out.add(new Edge(targetId, relation(block, regionAt, at, k), weight(block, regionAt, at, k)));
         }
         return out;
     }
@@ -570,18 +585,19 @@ public final class SegmentReader implements AutoCloseable {
             }
             column = rows + foreign;
         }
-        long regionAt = offsetOf(RegionKind.CSC);
-        long[] span = span(csc, regionAt, column, "column");
+        MemorySegment block = csc.bytes();
+        long regionAt = csc.offset();
+        long[] span = span(block, regionAt, column, "column");
         long entriesAt = ((long) rows + foreignCount + 1) * POINTER_BYTES;
         List<IncomingEdge> out = new ArrayList<>((int) Math.min(span[1] - span[0], 64));
         for (long k = span[0]; k < span[1]; k++) {
             long at = entriesAt + k * EDGE_ENTRY_BYTES;
-            long source = Integer.toUnsignedLong(csc.get(U32, at + EDGE_TARGET));
+            long source = Integer.toUnsignedLong(block.get(U32, at + EDGE_TARGET));
             if (source >= rows) {
                 throw corrupt(regionAt + at, "reverse edge " + k + " has source " + source + " but there are only "
                         + rows + " rows");
             }
-            out.add(new IncomingEdge((int) source, relation(csc, regionAt, at, k), weight(csc, regionAt, at, k)));
+            out.add(new IncomingEdge((int) source, relation(block, regionAt, at, k), weight(block, regionAt, at, k)));
         }
         return out;
     }

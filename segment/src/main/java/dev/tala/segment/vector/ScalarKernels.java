@@ -1,0 +1,70 @@
+package dev.tala.segment.vector;
+
+import static dev.tala.segment.format.TbfFormat.F32;
+import static dev.tala.segment.format.TbfFormat.F32_BYTES;
+import static dev.tala.segment.format.TbfFormat.INT8_HEADER_BYTES;
+import static dev.tala.segment.format.TbfFormat.INT8_SCALE;
+import static dev.tala.segment.format.TbfFormat.INT8_ZERO_POINT;
+import static dev.tala.segment.format.TbfFormat.U16;
+import static dev.tala.segment.format.TbfFormat.U16_BYTES;
+import static dev.tala.segment.format.TbfFormat.U8;
+
+import dev.tala.segment.EmbeddingType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The plain reference for the SIMD kernels: decodes every component exactly as docs/FORMAT.md
+ * defines it (f16 through {@code Float.float16ToFloat}, bf16 as the upper half of an f32, int8 as
+ * {@code scale * q + zero_point} in f32 arithmetic) and accumulates in double, so its result is the
+ * true value rounded once. Tests measure the SIMD kernels against it; the kernels also fall back to
+ * it on hardware without usable vector shapes.
+ */
+public final class ScalarKernels {
+    private ScalarKernels() {
+    }
+
+    /**
+     * The dot product with {@code query} and the squared norm of the {@code type} vector of
+     * {@code query.dimension()} components at {@code vectors[offset]}, packed as by {@link DotNorm}.
+     */
+    public static long dotAndNorm(EmbeddingType type, Query query, MemorySegment vectors, long offset) {
+        float[] q = query.values();
+        double dot = 0;
+        double norm = 0;
+        switch (type) {
+            case F32 -> {
+                for (int i = 0; i < q.length; i++) {
+                    double x = vectors.get(F32, offset + (long) i * F32_BYTES);
+                    dot += q[i] * x;
+                    norm += x * x;
+                }
+            }
+            case F16 -> {
+                for (int i = 0; i < q.length; i++) {
+                    double x = Float.float16ToFloat(vectors.get(U16, offset + (long) i * U16_BYTES));
+                    dot += q[i] * x;
+                    norm += x * x;
+                }
+            }
+            case BF16 -> {
+                for (int i = 0; i < q.length; i++) {
+                    int bits = Short.toUnsignedInt(vectors.get(U16, offset + (long) i * U16_BYTES));
+                    double x = Float.intBitsToFloat(bits << Short.SIZE);
+                    dot += q[i] * x;
+                    norm += x * x;
+                }
+            }
+            case INT8 -> {
+                float scale = vectors.get(F32, offset + INT8_SCALE);
+                float zeroPoint = vectors.get(F32, offset + INT8_ZERO_POINT);
+                long components = offset + INT8_HEADER_BYTES;
+                for (int i = 0; i < q.length; i++) {
+                    double x = scale * vectors.get(U8, components + i) + zeroPoint;
+                    dot += q[i] * x;
+                    norm += x * x;
+                }
+            }
+        }
+        return DotNorm.pack((float) dot, (float) norm);
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * Exact similarity search over stored embeddings, read in place from a mapped segment.
+ *
+ * <p>{@link dev.tala.segment.vector.VectorKernels} holds one SIMD kernel per stored dtype (f32,
+ * f16, bf16, int8, laid out as docs/FORMAT.md describes); each computes the dot product with an
+ * f32 {@link dev.tala.segment.vector.Query} and the stored vector's squared norm in a single pass,
+ * so cosine costs no second read of the vector. {@link dev.tala.segment.vector.ScalarKernels} is
+ * the plain reference they are tested against. {@link dev.tala.segment.vector.VectorScoring}
+ * scores a range of slots of an embeddings region by a {@link dev.tala.segment.vector.Metric} and
+ * feeds a {@link dev.tala.segment.vector.TopK}.
+ *
+ * <p>The kernels use the incubating Vector API: run with {@code --add-modules jdk.incubator.vector}
+ * (see jvm.options).
+ */
+package dev.tala.segment.vector;
