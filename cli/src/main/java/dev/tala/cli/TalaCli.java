@@ -2,12 +2,14 @@ package dev.tala.cli;
 
 import dev.tala.cli.command.CompactCommand;
 import dev.tala.cli.command.CrashtestCommand;
+import dev.tala.cli.command.DemoCommand;
 import dev.tala.cli.command.ExportCommand;
 import dev.tala.cli.command.GetCommand;
 import dev.tala.cli.command.ImportCommand;
 import dev.tala.cli.command.InspectCommand;
 import dev.tala.cli.command.NeighborsCommand;
 import dev.tala.cli.command.ScanCommand;
+import dev.tala.cli.command.SearchCommand;
 import dev.tala.cli.command.InitCommand;
 import dev.tala.cli.command.RecoverCommand;
 import dev.tala.cli.command.SegmentsCommand;
@@ -25,11 +27,13 @@ import picocli.CommandLine.Command;
         footer = {"", "Every command takes --db DIR (default ./tala-data) and --json; run 'tala help COMMAND' for its options."},
         subcommands = {
             CommandLine.HelpCommand.class,
+            DemoCommand.class,
             InitCommand.class,
             ImportCommand.class,
             ExportCommand.class,
             GetCommand.class,
             ScanCommand.class,
+            SearchCommand.class,
             NeighborsCommand.class,
             StatsCommand.class,
             SegmentsCommand.class,

@@ -148,6 +148,21 @@ class CliSubprocessTest {
             }
         }
 
+        Run like = ok(null, "search", "--db", db.toString(), "--like", some.id().toString(), "-k", "3", "--json");
+        assertEquals(3, like.outLines().size(), like.out);
+        for (String line : like.outLines()) {
+            JsonNode hit = JSON.readTree(line);
+            assertTrue(hit.has("score") && !hit.get("id").asText().equals(some.id().toString()), line);
+        }
+        StringBuilder vector = new StringBuilder("[");
+        for (int i = 0; i < DIM; i++) {
+            vector.append(i == 0 ? "" : ",").append(some.embedding(i));
+        }
+        Run near = ok(null, "search", "--db", db.toString(), "--vector", vector + "]", "-k", "1", "--json");
+        JsonNode best = JSON.readTree(near.out);
+        assertEquals(some.id().toString(), best.get("id").asText(), "a vector finds its own intent first");
+        assertEquals(1.0, best.get("score").asDouble(), 1e-5);
+
         Run compact = ok(null, "compact", "--db", db.toString(), "--full", "--json");
         assertEquals(1, JSON.readTree(compact.out).get("segments_after").asInt(), compact.out);
         Run segments = ok(null, "segments", "--db", db.toString(), "--json");
@@ -173,6 +188,21 @@ class CliSubprocessTest {
 
     @Test
     @Order(3)
+    void demoCreatesAndThenAddsToADatabase() throws Exception {
+        Path demo = work.resolve("demo");
+        Run first = ok(null, "demo", "--db", demo.toString(), "--intents", "3000");
+        for (String section : List.of("One intent, by id", "around it", "Commands like", "The chain that led to it",
+                "The database")) {
+            assertTrue(first.out.contains(section), "demo shows " + section + ":\n" + first.out);
+        }
+        Run second = ok(null, "demo", "--db", demo.toString(), "--intents", "1000");
+        assertTrue(second.out.contains("already holds 3,000 intents; adding 1,000 more"), second.out);
+        JsonNode stats = JSON.readTree(ok(null, "stats", "--db", demo.toString(), "--json").out);
+        assertEquals(4000, stats.get("intents").asLong());
+    }
+
+    @Test
+    @Order(4)
     void crashtestReportsItsSummaryLine() throws Exception {
         Run r = ok(null, "crashtest", "--db", work.resolve("crash").toString(), "--duration", "4", "--mode", "power",
                 "--seed", "1");
@@ -181,7 +211,7 @@ class CliSubprocessTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void badInputGivesOneLineAndChangesNothing() throws Exception {
         String before = ok(null, "export", "--db", db.toString()).out;
         Files.write(work.resolve("wrong-dim.jsonl"), List.of(JsonLinesWriter.toLine(new RandomIntents(1, DIM).next()),
@@ -190,6 +220,8 @@ class CliSubprocessTest {
                 "import", "--db", db.toString(), work.resolve("wrong-dim.jsonl").toString());
         fails("<stdin>:1: malformed JSON", "{\"id\": ", "import", "--db", db.toString(), "-");
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
+        fails("vector: has 2 values but the database's dimension is 8", null, "search", "--db", db.toString(),
+                "--vector", "[1, 2]");
         String after = ok(null, "export", "--db", db.toString()).out;
         // The first line of the wrong-dimension file came before the bad one, so it is kept.
         List<String> added = new ArrayList<>(after.lines().toList());

@@ -11,6 +11,10 @@ import dev.tala.core.model.Relation;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.GraphQueries;
 import dev.tala.engine.query.Hop;
+import dev.tala.engine.query.SearchFilter;
+import dev.tala.engine.query.SearchHit;
+import dev.tala.engine.query.SimilaritySearch;
+import dev.tala.segment.vector.Metric;
 import dev.tala.engine.query.TimeRangeScan;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +31,12 @@ import java.util.function.Consumer;
  */
 public final class Snapshot implements AutoCloseable {
     private final PinnedView pinned;
+    private final int dimension;
     private volatile boolean closed;
 
-    Snapshot(PinnedView pinned) {
+    Snapshot(PinnedView pinned, int dimension) {
         this.pinned = pinned;
+        this.dimension = dimension;
     }
 
     /** The sequence number this snapshot reads at. */
@@ -52,6 +58,31 @@ public final class Snapshot implements AutoCloseable {
             action.accept(merged.version().intent());
             merged.advance();
         }
+    }
+
+    /**
+     * An upper bound of the live intents' timestamps (exact unless the newest was deleted):
+     * segments answer from their footers, memtables from their versions. Empty when nothing
+     * was ever written.
+     */
+    public java.util.OptionalLong newestTimestamp() {
+        checkOpen();
+        long newest = -1;
+        for (var s : pinned.view().segments()) {
+            if (s.meta().rows() > 0) {
+                newest = Math.max(newest, s.meta().maxTimestamp());
+            }
+        }
+        java.util.List<dev.tala.engine.memtable.MemTable> memtables = new ArrayList<>(pinned.view().immutables());
+        memtables.add(pinned.view().active());
+        for (var m : memtables) {
+            for (IntentVersion v : m.versions().values()) {
+                if (!v.isTombstone() && v.sequence() <= pinned.sequence()) {
+                    newest = Math.max(newest, v.intent().timestampNs());
+                }
+            }
+        }
+        return newest < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(newest);
     }
 
     /** The number of live intents, counted exactly without decoding them. */
@@ -106,6 +137,20 @@ public final class Snapshot implements AutoCloseable {
     public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
         checkOpen();
         return graph().traverse(Objects.requireNonNull(start, "start"), depth, relations, direction);
+    }
+
+    /**
+     * The {@code k} live intents most similar to {@code vector} (cosine similarity), best first,
+     * among those {@code filter} lets through. Exact: every live vector is scored.
+     */
+    public List<SearchHit> search(float[] vector, int k, SearchFilter filter) {
+        return search(vector, k, Metric.COSINE, filter);
+    }
+
+    /** As {@link #search(float[], int, SearchFilter)}, ranking by {@code metric} (dot product for normalized data). */
+    public List<SearchHit> search(float[] vector, int k, Metric metric, SearchFilter filter) {
+        checkOpen();
+        return new SimilaritySearch(pinned.view(), pinned.sequence()).search(vector, k, metric, filter, dimension);
     }
 
     private GraphQueries graph() {

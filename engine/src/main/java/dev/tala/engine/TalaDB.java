@@ -10,6 +10,8 @@ import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Relation;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
+import dev.tala.engine.query.SearchFilter;
+import dev.tala.engine.query.SearchHit;
 import dev.tala.core.model.Status;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.open.DatabaseOpener;
@@ -155,6 +157,13 @@ public final class TalaDB implements AutoCloseable {
         }
     }
 
+    /** The {@code k} live intents most similar to {@code vector}; see {@link Snapshot#search}. */
+    public List<SearchHit> search(float[] vector, int k, SearchFilter filter) {
+        try (Snapshot s = snapshot()) {
+            return s.search(vector, k, filter);
+        }
+    }
+
     /** Edges from {@code id} to live intents. */
     public List<Hop> edgesFrom(IntentId id) {
         try (Snapshot s = snapshot()) {
@@ -180,7 +189,7 @@ public final class TalaDB implements AutoCloseable {
     public Snapshot snapshot() {
         checkOpen();
         PinnedView pinned = db.live().pin(db.visible());
-        return new Snapshot(pinned);
+        return new Snapshot(pinned, dimension());
     }
 
     // ---- maintenance ------------------------------------------------------------------------

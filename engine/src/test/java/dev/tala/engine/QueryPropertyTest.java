@@ -1,6 +1,7 @@
 package dev.tala.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
@@ -10,6 +11,8 @@ import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
+import dev.tala.engine.query.SearchFilter;
+import dev.tala.engine.query.SearchHit;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +77,7 @@ class QueryPropertyTest {
             try (Snapshot s = db.snapshot()) {
                 checkScans(s, model, random);
                 checkGraph(s, model, ids, random);
+                checkSearch(s, model, gen);
             }
         } finally {
             db.close();
@@ -122,6 +126,52 @@ class QueryPropertyTest {
                     sorted(s.traverse(id, depth, relations, direction)),
                     "traverse " + id + " depth " + depth + " " + direction + " " + relations);
         }
+    }
+
+    private static void checkSearch(Snapshot s, Map<IntentId, Intent> model, RandomIntents gen) {
+        Random random = gen.random();
+        for (int q = 0; q < 10; q++) {
+            float[] vector = gen.embedding();
+            int k = 1 + random.nextInt(8);
+            SearchFilter filter = SearchFilter.ALL;
+            if (random.nextBoolean()) {
+                filter = filter.withStatuses(EnumSet.of(Status.values()[random.nextInt(4)], Status.values()[random.nextInt(4)]));
+            }
+            if (random.nextBoolean()) {
+                filter = filter.withMinConfidence(random.nextFloat());
+            }
+            if (random.nextBoolean()) {
+                long a = random.nextLong() & Long.MAX_VALUE;
+                long b = random.nextLong() & Long.MAX_VALUE;
+                filter = filter.withTimeRange(Math.min(a, b), Math.max(a, b));
+            }
+            SearchFilter f = filter;
+            List<double[]> expected = model.values().stream().filter(f::accepts)
+                    .map(i -> new double[] {cosine(vector, i), 0})
+                    .sorted((x, y) -> Double.compare(y[0], x[0])).limit(k).toList();
+            List<SearchHit> hits = s.search(vector, k, filter);
+            assertEquals(expected.size(), hits.size(), "hit count for k " + k);
+            for (int i = 0; i < hits.size(); i++) {
+                SearchHit h = hits.get(i);
+                Intent live = model.get(h.intent().id());
+                assertEquals(live, h.intent(), "a hit is the live version of its id");
+                assertTrue(filter.accepts(live), "a hit passes the filter");
+                assertEquals(cosine(vector, live), h.score(), 1e-4, "a hit's score is its cosine");
+                assertEquals(expected.get(i)[0], h.score(), 1e-4, "rank " + i + " has the expected score");
+            }
+        }
+    }
+
+    private static double cosine(float[] a, Intent b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b.embedding(i);
+            na += (double) a[i] * a[i];
+            nb += (double) b.embedding(i) * b.embedding(i);
+        }
+        return na == 0 || nb == 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
     }
 
     private static List<Hop> expectedFrom(Map<IntentId, Intent> model, IntentId id, int depth) {

@@ -1,0 +1,49 @@
+package dev.tala.engine.query;
+
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.Status;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Which intents a similarity search may return: a timestamp range [from, to), a set of
+ * statuses, and a minimum confidence. {@link #ALL} lets everything through.
+ */
+public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> statuses, float minConfidence) {
+    public static final SearchFilter ALL = new SearchFilter(0, Long.MAX_VALUE, EnumSet.allOf(Status.class), 0f);
+
+    public SearchFilter {
+        statuses = Set.copyOf(Objects.requireNonNull(statuses, "statuses"));
+        if (fromTimestamp < 0 || toTimestamp < fromTimestamp) {
+            throw new IllegalArgumentException("time range [" + fromTimestamp + ", " + toTimestamp + ") is empty or negative");
+        }
+    }
+
+    public SearchFilter withTimeRange(long from, long to) {
+        return new SearchFilter(from, to, statuses, minConfidence);
+    }
+
+    public SearchFilter withStatuses(Set<Status> only) {
+        return new SearchFilter(fromTimestamp, toTimestamp, only.isEmpty() ? EnumSet.allOf(Status.class) : only,
+                minConfidence);
+    }
+
+    public SearchFilter withMinConfidence(float min) {
+        return new SearchFilter(fromTimestamp, toTimestamp, statuses, min);
+    }
+
+    public boolean accepts(long timestamp, Status status, float confidence) {
+        return timestamp >= fromTimestamp && timestamp < toTimestamp && statuses.contains(status)
+                && confidence >= minConfidence;
+    }
+
+    public boolean accepts(Intent i) {
+        return accepts(i.timestampNs(), i.status(), i.confidence());
+    }
+
+    /** False when no intent in [min, max] can pass the time range. */
+    public boolean overlaps(long minTimestamp, long maxTimestamp) {
+        return maxTimestamp >= fromTimestamp && minTimestamp < toTimestamp;
+    }
+}

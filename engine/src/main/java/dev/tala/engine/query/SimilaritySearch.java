@@ -1,0 +1,162 @@
+package dev.tala.engine.query;
+
+import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.view.ReadView;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.vector.Hit;
+import dev.tala.segment.vector.Metric;
+import dev.tala.segment.vector.Query;
+import dev.tala.segment.vector.TopK;
+import dev.tala.segment.vector.VectorKernels;
+import dev.tala.segment.vector.VectorScoring;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Exact top-k similarity search as a reader at one sequence number sees the data. Every live
+ * version is scored: segments by the Vector API kernels straight from the mapped embedding
+ * region (searched in parallel on the available cores), memtables from the in-memory vectors.
+ * A scored row enters the heap only if it beats the heap's threshold, passes the filter and is
+ * the newest version of its id (no newer source holds the id), so shadowed and deleted
+ * versions are never returned; those checks run only for the few rows that beat the threshold.
+ */
+public final class SimilaritySearch {
+    /** Slots scored per kernel call; the scores buffer is reused across calls. */
+    private static final int CHUNK = 4096;
+    /** A heap key is (source << SOURCE_SHIFT) | row-or-candidate: rows fit in 40 bits. */
+    private static final int SOURCE_SHIFT = 40;
+    private static final long INDEX_MASK = (1L << SOURCE_SHIFT) - 1;
+
+    private final ReadView view;
+    private final long sequence;
+    private final List<MemTable> memtables = new ArrayList<>();
+    private final List<SegmentHandle> segments;
+
+    public SimilaritySearch(ReadView view, long sequence) {
+        this.view = view;
+        this.sequence = sequence;
+        memtables.add(view.active());
+        memtables.addAll(view.immutables());
+        this.segments = view.segments();
+    }
+
+    public List<SearchHit> search(float[] vector, int k, Metric metric, SearchFilter filter, int dimension) {
+        if (vector.length != dimension) {
+            throw new InvalidIntentException("vector", "has " + vector.length + " values but the database's dimension is "
+                    + dimension);
+        }
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be at least 1, got " + k);
+        }
+        Query query = Query.of(vector);
+        // Keys name the source (memtables first, then segments) and the row or memtable candidate.
+        List<List<Intent>> memCandidates = new ArrayList<>();
+        TopK top = new TopK(k);
+        for (int m = 0; m < memtables.size(); m++) {
+            memCandidates.add(scoreMemtable(m, query, metric, filter, top));
+        }
+        int base = memtables.size();
+        List<TopK> perSegment = IntStream.range(0, segments.size()).parallel()
+                .mapToObj(s -> scoreSegment(s, base + s, query, metric, filter, k))
+                .toList();
+        for (TopK t : perSegment) {
+            top.offerAll(t);
+        }
+        List<SearchHit> hits = new ArrayList<>();
+        for (Hit h : top.sorted()) {
+            int source = (int) (h.key() >>> SOURCE_SHIFT);
+            int index = (int) (h.key() & INDEX_MASK);
+            Intent intent = source < base ? memCandidates.get(source).get(index)
+                    : segments.get(source - base).reader().version(index).intent();
+            hits.add(new SearchHit(intent, h.score()));
+        }
+        // Equal scores come out by id, whatever source they came from.
+        hits.sort(Comparator.comparing((SearchHit h) -> -h.score()).thenComparing(h -> h.intent().id()));
+        return hits;
+    }
+
+    private List<Intent> scoreMemtable(int m, Query query, Metric metric, SearchFilter filter, TopK top) {
+        List<Intent> candidates = new ArrayList<>();
+        IntentId previous = null;
+        for (IntentVersion v : memtables.get(m).versions().values()) {
+            if (v.id().equals(previous) || v.sequence() > sequence) {
+                continue;
+            }
+            previous = v.id();
+            if (v.isTombstone() || !filter.accepts(v.intent()) || shadowedByMemtable(v.id(), m)) {
+                continue;
+            }
+            long dotNorm = VectorKernels.dotAndNorm(EmbeddingType.F32, query, v.intent().embeddingView(), 0);
+            float score = metric.score(dotNorm, query);
+            if (score == score && top.offer(score, ((long) m << SOURCE_SHIFT) | candidates.size())) {
+                candidates.add(v.intent());
+            }
+        }
+        return candidates;
+    }
+
+    private TopK scoreSegment(int s, int source, Query query, Metric metric, SearchFilter filter, int k) {
+        TopK top = new TopK(k);
+        SegmentHandle handle = segments.get(s);
+        SegmentMeta meta = handle.meta();
+        SegmentReader r = handle.reader();
+        if (r.putCount() == 0 || !filter.overlaps(meta.minTimestamp(), meta.maxTimestamp())) {
+            return top;
+        }
+        float[] scores = new float[Math.min(CHUNK, r.putCount())];
+        int row = 0;
+        int rows = r.rowCount();
+        for (int from = 0; from < r.putCount(); from += CHUNK) {
+            int to = Math.min(r.putCount(), from + CHUNK);
+            VectorScoring.score(r.embeddingRegion(), r.stride(), from, to, r.dtype(), r.dimension(), query, metric, scores);
+            for (int slot = from; slot < to; slot++) {
+                while (r.isTombstone(row)) {
+                    row++; // tombstones have no embedding slot: slots follow the live rows in order
+                }
+                float score = scores[slot - from];
+                long key = ((long) source << SOURCE_SHIFT) | row;
+                if (score == score && (top.size() < k || score >= top.threshold())
+                        && filter.accepts(r.timestamp(row), r.status(row), r.confidence(row))
+                        && !shadowedBySegmentOrMemtable(r.id(row), s)) {
+                    top.offer(score, key);
+                }
+                row++;
+            }
+        }
+        if (row > rows) {
+            throw new IllegalStateException("slots outran rows in " + r.path());
+        }
+        return top;
+    }
+
+    private boolean shadowedByMemtable(IntentId id, int memtable) {
+        for (int m = 0; m < memtable; m++) {
+            if (memtables.get(m).get(id, sequence) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean shadowedBySegmentOrMemtable(IntentId id, int segment) {
+        if (shadowedByMemtable(id, memtables.size())) {
+            return true;
+        }
+        for (int s = 0; s < segment; s++) {
+            SegmentReader r = segments.get(s).reader();
+            if (r.mightContain(id) && r.find(id) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
