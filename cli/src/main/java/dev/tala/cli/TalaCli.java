@@ -1,5 +1,6 @@
 package dev.tala.cli;
 
+import dev.tala.cli.command.BenchCommand;
 import dev.tala.cli.command.CompactCommand;
 import dev.tala.cli.command.CrashtestCommand;
 import dev.tala.cli.command.DemoCommand;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             RecoverCommand.class,
             CrashtestCommand.class,
+            BenchCommand.class,
         })
 public final class TalaCli implements Runnable {
     /** Exit status when a command fails at run time (usage errors exit 2, picocli's default). */

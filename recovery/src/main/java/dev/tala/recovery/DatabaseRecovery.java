@@ -168,20 +168,29 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
-     * Rewrites the MANIFEST as one snapshot edit of the recovered state (with the next file
-     * number raised past every existing file) and opens it for appending.
+     * Opens the MANIFEST for appending. When it ends in a torn edit, or has grown past
+     * {@code rewriteBytes}, it is first rewritten as one snapshot edit of the recovered state, so
+     * that no edit is ever appended after damage; otherwise it is appended to as it is (the next
+     * file number, recomputed from the files at every open, needs no edit).
      */
     public Manifest openManifest(long rewriteBytes) {
         try {
-            // Obsolete segments were deleted during triage, so the snapshot need not remember them.
             ManifestState state = new ManifestState(manifest.segments(), manifest.logNumber(),
-                    Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence(), new java.util.TreeSet<>());
-            Manifest m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
+                    Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence(), manifest.obsolete());
+            Manifest m;
+            if (manifestTornBytes == 0 && fs.size(layout.manifestFile()) <= rewriteBytes) {
+                m = Manifest.append(fs, layout.manifestFile(), state, rewriteBytes);
+                step("manifest-open");
+            } else {
+                // Obsolete segments were deleted during triage, so the snapshot need not remember them.
+                state = state.withObsolete(new java.util.TreeSet<>());
+                m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
+                step("manifest-rewrite");
+            }
             manifest = state;
-            step("manifest-rewrite");
             return m;
         } catch (IOException e) {
-            throw new StorageException("cannot rewrite " + layout.manifestFile(), e);
+            throw new StorageException("cannot open " + layout.manifestFile() + " for writing", e);
         }
     }
 

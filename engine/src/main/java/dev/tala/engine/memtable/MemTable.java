@@ -32,6 +32,8 @@ public final class MemTable {
     private final long firstWalNumber;
     private volatile long minSequence = Long.MAX_VALUE;
     private volatile long maxSequence;
+    private volatile long minTimestamp = Long.MAX_VALUE;
+    private volatile long maxTimestamp = -1;
     private volatile boolean frozen;
 
     /**
@@ -52,6 +54,13 @@ public final class MemTable {
         }
         versions.put(new MemKey(version.id(), version.sequence()), version);
         if (version.intent() != null) {
+            long ts = version.intent().timestampNs();
+            if (ts < minTimestamp) {
+                minTimestamp = ts;
+            }
+            if (ts > maxTimestamp) {
+                maxTimestamp = ts;
+            }
             for (Edge e : version.intent().edges()) {
                 edgeSources.computeIfAbsent(e.target(), k -> ConcurrentHashMap.newKeySet()).add(version.id());
             }
@@ -126,6 +135,14 @@ public final class MemTable {
     /** Approximate heap bytes held, for the size limit and for stats. */
     public long approximateBytes() {
         return bytes.get();
+    }
+
+    /**
+     * False when no version here has a timestamp in [from, to), so time-bounded queries can skip
+     * this memtable. (Bounds cover every version ever added, so they are safe, if loose.)
+     */
+    public boolean mayHoldTimestampsIn(long from, long to) {
+        return maxTimestamp >= from && minTimestamp < to;
     }
 
     public long minSequence() {

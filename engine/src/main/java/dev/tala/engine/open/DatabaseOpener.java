@@ -121,7 +121,7 @@ public final class DatabaseOpener {
         }
         opened.add(wal);
         if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
-            retireReplayedWal(fs, layout, live, manifest, walNumber, recovery.walFiles());
+            retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), recovery.walFiles());
         }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
@@ -152,10 +152,12 @@ public final class DatabaseOpener {
      * database does not collect one WAL file per open.
      */
     private static void retireReplayedWal(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest,
-                                          long walNumber, List<Path> replayed) {
+                                          long walNumber, long nextFileNumber, List<Path> replayed) {
         try {
             live.replaceEmptyActive(new MemTable(walNumber));
-            manifest.append(dev.tala.recovery.manifest.ManifestEdit.builder().logNumber(walNumber).build());
+            // Recording the next file number keeps every number below the log number out of reuse.
+            manifest.append(dev.tala.recovery.manifest.ManifestEdit.builder().logNumber(walNumber)
+                    .nextFileNumber(nextFileNumber).build());
             for (Path p : replayed) {
                 fs.delete(p);
             }

@@ -86,6 +86,9 @@ public final class SimilaritySearch {
 
     private List<Intent> scoreMemtable(int m, Query query, Metric metric, SearchFilter filter, TopK top) {
         List<Intent> candidates = new ArrayList<>();
+        if (!memtables.get(m).mayHoldTimestampsIn(filter.fromTimestamp(), filter.toTimestamp())) {
+            return candidates;
+        }
         IntentId previous = null;
         for (IntentVersion v : memtables.get(m).versions().values()) {
             if (v.id().equals(previous) || v.sequence() > sequence) {

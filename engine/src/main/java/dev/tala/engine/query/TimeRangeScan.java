@@ -149,7 +149,10 @@ public final class TimeRangeScan {
         memtables.addAll(view.immutables());
         int priority = 0;
         for (MemTable m : memtables) {
-            sources.add(new MemTableCandidates(priority++, m, sequence, from, to));
+            if (m.mayHoldTimestampsIn(from, to)) {
+                sources.add(new MemTableCandidates(priority, m, sequence, from, to));
+            }
+            priority++;
         }
         List<SegmentHandle> segments = view.segments();
         int firstSegment = priority;

@@ -43,6 +43,18 @@ public final class Manifest implements Closeable {
         return m;
     }
 
+    /**
+     * Opens an intact MANIFEST (no torn tail) for appending after its last edit; {@code state} is
+     * what its edits replay to.
+     */
+    public static Manifest append(FileLayer fs, Path file, ManifestState state, long rewriteBytes) throws IOException {
+        Manifest m = new Manifest(fs, file, rewriteBytes);
+        m.out = fs.openForAppend(file);
+        m.size = m.out.size();
+        m.state = state;
+        return m;
+    }
+
     public synchronized ManifestState state() {
         return state;
     }

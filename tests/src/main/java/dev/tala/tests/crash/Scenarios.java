@@ -13,7 +13,8 @@ public final class Scenarios {
     }
 
     public static List<CrashScenario> all(long seed) {
-        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), compaction(seed), recovery(seed));
+        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), compaction(seed),
+                recovery(seed, "recovery", 4L * 1024 * 1024), recovery(seed, "recovery-rewrite", 1));
     }
 
     private static Options.Builder base() {
@@ -62,17 +63,20 @@ public final class Scenarios {
                 (db, l) -> db.compact(p -> { }));
     }
 
-    /** A crash while opening after a crash: truncating torn tails, rewriting the MANIFEST, starting a WAL file. */
-    public static CrashScenario recovery(long seed) {
+    /**
+     * A crash while opening after a crash: truncating torn tails, retiring WAL files, starting a
+     * WAL file, and (with a tiny rewrite threshold) rewriting the MANIFEST.
+     */
+    public static CrashScenario recovery(long seed, String name, long manifestRewriteBytes) {
         return new CrashScenario() {
             @Override
             public String name() {
-                return "recovery";
+                return name;
             }
 
             @Override
             public Options options() {
-                return base().memtableBytes(1 << 20).build();
+                return base().memtableBytes(1 << 20).manifestRewriteBytes(manifestRewriteBytes).build();
             }
 
             @Override

@@ -1,0 +1,88 @@
+package dev.tala.cli.command;
+
+import dev.tala.bench.compare.SideBySide;
+import dev.tala.cli.output.Json;
+import dev.tala.cli.output.Table;
+import dev.tala.core.error.TalaException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "bench", description = {"Run the same workload on TalaDB and on RocksDB, in this process, on this disk,",
+    "and print each side's throughput, p50/p99 latency and the ratio (above 1: TalaDB is ahead).",
+    "--quick takes a few minutes; the full run uses 200,000 intents of 1.6 KB."},
+        footer = {"", "Example:", "  tala bench --quick --json"})
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "50,000 intents instead of 200,000.")
+    boolean quick;
+
+    @Option(names = "--json", description = "Print machine-readable JSON.")
+    boolean json;
+
+    @Option(names = "--db", paramLabel = "DIR", description = "Work directory (must not exist; deleted afterwards). Default: a temporary directory.")
+    Path dir;
+
+    @Option(names = "--verbose", description = "On error, print the stack trace too.")
+    boolean verbose;
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        Path work = dir != null ? dir : Files.createTempDirectory("tala-bench");
+        if (dir != null && Files.exists(dir)) {
+            throw new TalaException(dir + " exists; bench needs a directory it can create and delete");
+        }
+        SideBySide.Settings settings = quick ? SideBySide.Settings.quick() : SideBySide.Settings.full();
+        PrintStream progress = json ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
+        SideBySide.Report report;
+        try {
+            Files.createDirectories(work);
+            report = SideBySide.run(settings, work, progress);
+        } finally {
+            deleteTree(work);
+        }
+        if (json) {
+            System.out.println(Json.line(report));
+            return 0;
+        }
+        System.out.println();
+        System.out.println("machine: " + report.machine());
+        report.stores().forEach((name, s) -> System.out.println(name + ": " + s));
+        System.out.println();
+        Table t = new Table("workload", "TalaDB", "RocksDB", "ratio", "TalaDB p50 / p99", "RocksDB p50 / p99");
+        for (SideBySide.Row r : report.rows()) {
+            boolean latencies = r.talaP50Micros() > 0;
+            t.row(r.workload(), format(r.tala()) + " " + r.unit(), format(r.rocks()) + " " + r.unit(),
+                    String.format("%.2fx", r.ratio()),
+                    latencies ? micros(r.talaP50Micros()) + " / " + micros(r.talaP99Micros()) : "",
+                    latencies ? micros(r.rocksP50Micros()) + " / " + micros(r.rocksP99Micros()) : "");
+        }
+        t.print(System.out);
+        System.out.println();
+        report.checks().forEach(c -> System.out.println("check: " + c));
+        return 0;
+    }
+
+    private static String format(double v) {
+        return v >= 100 ? String.format("%,.0f", v) : String.format("%,.2f", v);
+    }
+
+    private static String micros(double us) {
+        return us >= 1000 ? String.format("%.1f ms", us / 1000) : String.format("%.1f µs", us);
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (Files.exists(root)) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+}
