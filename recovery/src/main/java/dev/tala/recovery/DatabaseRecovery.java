@@ -14,6 +14,7 @@ import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentHeader;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalHoleException;
 import dev.tala.wal.WalRecord;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
@@ -57,6 +58,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     private DirectoryLock lock;
     private ManifestState manifest;
     private long manifestTornBytes;
+    private long manifestValidEnd;
     private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
     private List<Path> walFiles = List.of();
     private long nextFileNumber;
@@ -97,6 +99,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
             r.manifest = m.state();
             r.manifestTornBytes = m.tornTailBytes();
+            r.manifestValidEnd = m.validEnd();
             if (m.tornTailBytes() > 0) {
                 r.act(Action.Kind.IGNORED_MANIFEST_TAIL, layout.manifestFile(),
                         m.tornTailBytes() + " bytes after offset " + m.validEnd() + " were a torn edit");
@@ -146,7 +149,22 @@ public final class DatabaseRecovery implements AutoCloseable {
      * the file is cut at the stop point and later files are moved to {@code lost/}.
      */
     public ReplayReport replayWal(Consumer<WalRecord> apply) {
-        replay = WalReplayer.replay(fs, walFiles, manifest.lastSequence(), mode, apply);
+        try {
+            replay = WalReplayer.replay(fs, walFiles, manifest.lastSequence(), mode, apply);
+        } catch (WalHoleException hole) {
+            if (hole.belowFirstRecord()) {
+                // The oldest WAL file starts above what the MANIFEST says is in segments. Either
+                // the MANIFEST lost its last edits (their WAL files are already deleted), or WAL
+                // files were removed by hand; the MANIFEST is where the state went wrong.
+                String torn = manifestTornBytes > 0 ? "the " + manifestTornBytes + " bytes after this offset were"
+                        + " taken for a torn edit, but " : "the MANIFEST ends here, but ";
+                throw new CorruptionException(layout.manifestFile().toString(), manifestValidEnd, torn + "its last"
+                        + " sequence " + (hole.firstMissing() - 1) + " does not reach the oldest WAL record: sequences "
+                        + hole.firstMissing() + ".." + hole.lastMissing() + " are in no listed segment and no WAL file"
+                        + " (the MANIFEST lost edits whose WAL files are deleted, or WAL files are missing)", hole);
+            }
+            throw hole;
+        }
         step("wal-replay");
         try {
             for (ReplayReport.FileReport f : replay.files()) {

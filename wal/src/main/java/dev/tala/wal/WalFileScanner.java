@@ -55,6 +55,11 @@ final class WalFileScanner {
         if (version != WalFormat.VERSION) {
             return "unsupported WAL version " + version;
         }
+        short reserved = file.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 6);
+        if (reserved != 0) {
+            // No checksum covers the file header, so every field is checked by value.
+            return "reserved header field is " + reserved + ", not 0";
+        }
         long number = file.get(LONG, 8);
         if (number != expectedFileNumber) {
             return "file header names WAL file " + number + " but the file is named " + expectedFileNumber;

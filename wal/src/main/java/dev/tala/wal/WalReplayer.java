@@ -44,8 +44,7 @@ public final class WalReplayer {
     public static ReplayReport replay(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
                                       Consumer<WalRecord> apply) {
         List<ReplayReport.FileReport> reports = new ArrayList<>();
-        long lastSequence = afterSequence;
-        long lastSeen = 0;
+        Position at = new Position(afterSequence);
         long applied = 0;
         ReplayReport.Stop stop = null;
         for (int i = 0; i < files.size(); i++) {
@@ -56,19 +55,37 @@ public final class WalReplayer {
                 reports.add(new ReplayReport.FileReport(path, number, sizeOf(fs, path), 0, 0, 0, 0, List.of(), true));
                 continue;
             }
-            FileReplay r = new FileReplay(path, number, i == files.size() - 1, mode, lastSequence, lastSeen, apply);
+            FileReplay r = new FileReplay(path, number, i == files.size() - 1, mode, at, apply);
             try (MappedRegion region = fs.map(path)) {
                 r.run(new WalFileScanner(region.segment()));
             } catch (IOException e) {
                 throw new StorageException("cannot read " + path, e);
             }
             reports.add(r.report());
-            lastSequence = r.lastSequence;
-            lastSeen = r.lastSeen;
+            at.previousFile = path;
+            at.previousFileEnd = r.validEnd;
             applied += r.applied;
             stop = r.stop;
         }
-        return new ReplayReport(mode, List.copyOf(reports), lastSequence, applied, stop);
+        return new ReplayReport(mode, List.copyOf(reports), at.lastSequence, applied, stop);
+    }
+
+    /** How far replay has got, carried from one file to the next. */
+    private static final class Position {
+        /** The last sequence number applied (or already in segments before replay began). */
+        long lastSequence;
+        /** The last sequence number read, applied or not: sequence numbers only grow. */
+        long lastSeen;
+        /** The file that held the record numbered {@code lastSeen}, and where that record ends. */
+        Path lastSeenIn;
+        long lastSeenEnd;
+        /** The file replayed before the current one, and where its intact prefix ends. */
+        Path previousFile;
+        long previousFileEnd;
+
+        Position(long afterSequence) {
+            this.lastSequence = afterSequence;
+        }
     }
 
     private static long sizeOf(FileLayer fs, Path p) {
@@ -87,25 +104,22 @@ public final class WalReplayer {
         final WalRecoveryMode mode;
         final Consumer<WalRecord> apply;
         final List<ReplayReport.Skipped> skipped = new ArrayList<>();
-        /** The last sequence number applied (or already flushed before replay began). */
-        long lastSequence;
-        /** The last sequence number read, applied or not: sequence numbers only grow. */
-        long lastSeen;
+        final Position at;
         long read;
         long applied;
+        /** True when skip mode passed over damage since the last intact record: it explains a hole. */
+        boolean skippedJustBefore;
         long validEnd;
         long droppedTail;
         long size;
         ReplayReport.Stop stop;
 
-        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, long lastSequence, long lastSeen,
-                   Consumer<WalRecord> apply) {
+        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, Consumer<WalRecord> apply) {
             this.path = path;
             this.number = number;
             this.newest = newest;
             this.mode = mode;
-            this.lastSequence = lastSequence;
-            this.lastSeen = lastSeen;
+            this.at = at;
             this.apply = apply;
         }
 
@@ -131,16 +145,23 @@ public final class WalReplayer {
                     }
                     case WalFileScanner.Intact intact -> {
                         WalRecord record = intact.record();
-                        if (record.firstSequence() <= lastSeen) {
+                        WalHoleException hole = record.firstSequence() > at.lastSeen
+                                ? holeBefore(record.firstSequence(), intact.offset()) : null;
+                        if (record.firstSequence() <= at.lastSeen) {
                             offset = onDamage(scanner, intact.offset(), "sequence " + record.firstSequence()
-                                    + " does not follow " + lastSeen);
+                                    + " does not follow " + at.lastSeen);
+                        } else if (hole != null && !onHole(intact.offset(), hole)) {
+                            offset = -1;
                         } else {
                             read++;
-                            lastSeen = record.lastSequence();
-                            if (record.firstSequence() > lastSequence) {
+                            skippedJustBefore = false;
+                            at.lastSeen = record.lastSequence();
+                            at.lastSeenIn = path;
+                            at.lastSeenEnd = intact.end();
+                            if (record.firstSequence() > at.lastSequence) {
                                 apply.accept(record);
                                 applied++;
-                                lastSequence = record.lastSequence();
+                                at.lastSequence = record.lastSequence();
                             }
                             offset = intact.end();
                             validEnd = offset;
@@ -151,6 +172,65 @@ public final class WalReplayer {
                 if (offset < 0) {
                     return;
                 }
+            }
+        }
+
+        /**
+         * The hole before a record starting at {@code first} at {@code offset}, or null when
+         * nothing is missing. Every write takes the next sequence numbers, so records are
+         * contiguous: a hole means whole records were lost where no checksum can see it (a file
+         * cut at a record boundary, or a MANIFEST that lost edits whose WAL files are deleted).
+         */
+        private WalHoleException holeBefore(long first, long offset) {
+            long lastSeen = at.lastSeen;
+            if (lastSeen > 0 && first != lastSeen + 1) {
+                String missing = "sequences " + (lastSeen + 1) + ".." + (first - 1) + " are missing";
+                if (read == 0) {
+                    // The previous file ends early: name it, where it ends, as the damaged file.
+                    return new WalHoleException(at.lastSeenIn.toString(), at.lastSeenEnd, "the file ends after sequence "
+                            + lastSeen + " but the next file, " + path.getFileName() + ", starts at sequence " + first
+                            + ": " + missing + " (whole records were cut off the end of this file)", lastSeen + 1,
+                            first - 1, false);
+                }
+                return new WalHoleException(path.toString(), offset, "sequence " + first + " does not follow "
+                        + lastSeen + ": " + missing, lastSeen + 1, first - 1, false);
+            }
+            if (lastSeen == 0 && first > at.lastSequence + 1) {
+                String missing = "sequences " + (at.lastSequence + 1) + ".." + (first - 1) + " are in no segment and"
+                        + " no WAL file";
+                if (at.previousFile != null) {
+                    // An earlier file holds no records at all: it is the likelier culprit.
+                    return new WalHoleException(at.previousFile.toString(), at.previousFileEnd, "the file holds no"
+                            + " records, but the next file, " + path.getFileName() + ", starts at sequence " + first
+                            + " and the MANIFEST's last sequence is " + at.lastSequence + ": " + missing,
+                            at.lastSequence + 1, first - 1, false);
+                }
+                return new WalHoleException(path.toString(), offset, "the first record, sequence " + first
+                        + ", does not follow the MANIFEST's last sequence " + at.lastSequence + ": " + missing
+                        + " (the MANIFEST lost edits, or WAL files are missing)", at.lastSequence + 1, first - 1, true);
+            }
+            return null;
+        }
+
+        /**
+         * Handles a hole before an intact record at {@code offset}; returns true to apply the
+         * record anyway. A hole is never a torn tail, so only skip mode goes past it, and it
+         * reports the hole unless the damage it skipped just before explains it.
+         */
+        private boolean onHole(long offset, WalHoleException hole) {
+            switch (mode) {
+                case SKIP_CORRUPTED -> {
+                    if (!skippedJustBefore) {
+                        skipped.add(new ReplayReport.Skipped(offset, 0, hole.getMessage()));
+                    }
+                    return true;
+                }
+                case POINT_IN_TIME -> {
+                    stop = new ReplayReport.Stop(path, offset, hole.getMessage());
+                    droppedTail = size - offset;
+                    return false;
+                }
+                default -> throw hole;
             }
         }
 
@@ -182,6 +262,7 @@ public final class WalReplayer {
                         return -1;
                     }
                     skipped.add(new ReplayReport.Skipped(offset, next - offset, what));
+                    skippedJustBefore = true;
                     return next;
                 }
             }

@@ -149,8 +149,21 @@ public final class MemTable {
         return minSequence;
     }
 
+    /**
+     * The highest sequence number logged into this memtable's span of the WAL, whether or not
+     * it left a version here (an outcome skipped during a lenient replay leaves none). A flush
+     * records it as the MANIFEST's last sequence, and replay requires the next WAL record to
+     * follow it exactly, so it must not fall short of what the WAL holds.
+     */
     public long maxSequence() {
         return maxSequence;
+    }
+
+    /** Notes that the WAL holds every sequence number up to {@code sequence} for this memtable. */
+    public void noteLogged(long sequence) {
+        if (sequence > maxSequence) {
+            maxSequence = sequence;
+        }
     }
 
     static long estimateBytes(IntentVersion v) {

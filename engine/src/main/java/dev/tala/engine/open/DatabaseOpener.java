@@ -121,7 +121,7 @@ public final class DatabaseOpener {
         }
         opened.add(wal);
         if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
-            retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), recovery.walFiles());
+            retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), lastSequence, recovery.walFiles());
         }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
@@ -152,12 +152,15 @@ public final class DatabaseOpener {
      * database does not collect one WAL file per open.
      */
     private static void retireReplayedWal(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest,
-                                          long walNumber, long nextFileNumber, List<Path> replayed) {
+                                          long walNumber, long nextFileNumber, long lastSequence,
+                                          List<Path> replayed) {
         try {
             live.replaceEmptyActive(new MemTable(walNumber));
-            // Recording the next file number keeps every number below the log number out of reuse.
+            // Recording the next file number keeps every number below the log number out of reuse;
+            // recording the last sequence lets the next replay check that the new WAL file's
+            // first record follows it (records skipped in a lenient replay still used numbers).
             manifest.append(dev.tala.recovery.manifest.ManifestEdit.builder().logNumber(walNumber)
-                    .nextFileNumber(nextFileNumber).build());
+                    .nextFileNumber(nextFileNumber).lastSequence(lastSequence).build());
             for (Path p : replayed) {
                 fs.delete(p);
             }
@@ -178,6 +181,7 @@ public final class DatabaseOpener {
                 memtable.add(r.at(record.firstSequence() + i));
             }
         }
+        memtable.noteLogged(record.lastSequence());
     }
 
     private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {

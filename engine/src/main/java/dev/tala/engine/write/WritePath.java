@@ -87,6 +87,7 @@ public final class WritePath {
                 memtable.add(r.at(first + i));
             }
             last = first + ops.size() - 1;
+            memtable.noteLogged(last);
         } catch (DatabaseFailedException e) {
             failure.fail("the write-ahead log failed", e);
             throw e;

@@ -40,6 +40,11 @@ public final class ManifestReader {
         if (version != ManifestFormat.VERSION) {
             throw new CorruptionException(name, 4, "unsupported MANIFEST version " + version);
         }
+        short reserved = in.getShort(6);
+        if (reserved != 0) {
+            // No checksum covers the header, so every field is checked by value.
+            throw new CorruptionException(name, 6, "reserved header field is " + reserved + ", not 0");
+        }
         ManifestState state = ManifestState.EMPTY;
         int edits = 0;
         int offset = ManifestFormat.FILE_HEADER_BYTES;

@@ -185,7 +185,7 @@ final class CaseRunner {
             }
         }
         if (!changed.isEmpty()) {
-            waivable(KnownIssue.explainingRollback(damage), "after dropping " + which + ", " + changed.size()
+            fail("after dropping " + which + ", " + changed.size()
                     + " ids read as an older version or a deleted intent back, e.g. " + changed.iterator().next());
         }
     }

@@ -50,14 +50,15 @@ final class DamageTable {
                 if (part.contains("file header")) {
                     yield EnumSet.of(End.REFUSED_AT_OPEN);
                 }
-                if (!flip) {
-                    // A cut is taken for a torn last edit: ignored, its segments orphaned to lost/ (reported);
-                    // open fails instead when that resurrects a compaction's deleted inputs.
+                if (!flip || part.startsWith("last edit")) {
+                    // A cut, or damage in the last edit, is taken for a torn last edit: ignored, its segments
+                    // orphaned to lost/ (reported). Open fails instead when the edits dropped were real: the
+                    // WAL no longer holds their records (a sequence hole), or a compaction's deleted inputs
+                    // would come back.
                     yield EnumSet.of(End.LOSS_REPORTED, End.REFUSED_AT_OPEN);
                 }
-                // "torn last MANIFEST edit: ignored" (the main base's last edit is a flush, so its segment is
-                // orphaned and its writes dropped); "damaged MANIFEST edit before an intact one: open fails".
-                yield part.startsWith("last edit") ? EnumSet.of(End.LOSS_REPORTED) : EnumSet.of(End.REFUSED_AT_OPEN);
+                // "damaged MANIFEST edit before an intact one: open fails".
+                yield EnumSet.of(End.REFUSED_AT_OPEN);
             }
         };
     }
