@@ -60,6 +60,13 @@ public final class TalaCli implements Runnable {
     public static int run(String... args) {
         boolean verbose = Arrays.asList(args).contains("--verbose");
         CommandLine cli = new CommandLine(new TalaCli());
+        // 'tala COMMAND --help' works as well as 'tala help COMMAND'.
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            if (sub.getCommandSpec().findOption("--help") == null) {
+                sub.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help")
+                        .usageHelp(true).description("Show this help message and exit.").build());
+            }
+        }
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("tala " + commandLine.getCommandName() + ": " + describe(e));

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -49,6 +50,7 @@ public final class CompactionJob {
     private final CompactionProgress.Listener progress;
     private final TokenBucket rateLimiter;
     private final LongSupplier wallClockNs;
+    private final BooleanSupplier cancelled;
 
     /**
      * @param nextSegmentId gives the id of each new output segment
@@ -58,12 +60,12 @@ public final class CompactionJob {
             LongFunction<Path> pathFor) {
         this(layer, options, nextSegmentId, pathFor, CompactionProgress.Listener.NONE,
                 options.bytesPerSecond() > 0 ? new TokenBucket(options.bytesPerSecond()) : null,
-                CompactionJob::nowNs);
+                CompactionJob::nowNs, () -> false);
     }
 
     private CompactionJob(FileLayer layer, CompactionJobOptions options, LongSupplier nextSegmentId,
             LongFunction<Path> pathFor, CompactionProgress.Listener progress, TokenBucket rateLimiter,
-            LongSupplier wallClockNs) {
+            LongSupplier wallClockNs, BooleanSupplier cancelled) {
         this.layer = Objects.requireNonNull(layer, "layer");
         this.options = Objects.requireNonNull(options, "options");
         this.nextSegmentId = Objects.requireNonNull(nextSegmentId, "nextSegmentId");
@@ -71,11 +73,12 @@ public final class CompactionJob {
         this.progress = Objects.requireNonNull(progress, "progress");
         this.rateLimiter = rateLimiter;
         this.wallClockNs = Objects.requireNonNull(wallClockNs, "wallClockNs");
+        this.cancelled = Objects.requireNonNull(cancelled, "cancelled");
     }
 
     /** This job reporting progress to {@code listener}. */
     public CompactionJob withProgress(CompactionProgress.Listener listener) {
-        return new CompactionJob(layer, options, nextSegmentId, pathFor, listener, rateLimiter, wallClockNs);
+        return new CompactionJob(layer, options, nextSegmentId, pathFor, listener, rateLimiter, wallClockNs, cancelled);
     }
 
     /**
@@ -83,12 +86,21 @@ public final class CompactionJob {
      * several jobs sharing one bucket share one budget.
      */
     public CompactionJob withRateLimiter(TokenBucket bucket) {
-        return new CompactionJob(layer, options, nextSegmentId, pathFor, progress, bucket, wallClockNs);
+        return new CompactionJob(layer, options, nextSegmentId, pathFor, progress, bucket, wallClockNs, cancelled);
+    }
+
+    /**
+     * This job giving up (deleting its outputs, as on any error) at its next row when
+     * {@code cancel} says so: how a closing database stops a merge without interrupting I/O,
+     * which would close shared file channels.
+     */
+    public CompactionJob withCancellation(BooleanSupplier cancel) {
+        return new CompactionJob(layer, options, nextSegmentId, pathFor, progress, rateLimiter, wallClockNs, cancel);
     }
 
     /** This job stamping outputs' {@code created_at} from {@code clock} (nanoseconds since the epoch). */
     public CompactionJob withWallClock(LongSupplier clock) {
-        return new CompactionJob(layer, options, nextSegmentId, pathFor, progress, rateLimiter, clock);
+        return new CompactionJob(layer, options, nextSegmentId, pathFor, progress, rateLimiter, clock, cancelled);
     }
 
     /**
@@ -220,9 +232,9 @@ public final class CompactionJob {
         }
 
         private void checkInterrupted() throws InterruptedIOException {
-            // The engine interrupts a background compaction to close the database promptly.
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("compaction interrupted");
+            // A closing database cancels a background compaction so that close is prompt.
+            if (Thread.currentThread().isInterrupted() || cancelled.getAsBoolean()) {
+                throw new InterruptedIOException("compaction cancelled");
             }
         }
 

@@ -59,6 +59,8 @@ public final class DatabaseRecovery implements AutoCloseable {
     private ManifestState manifest;
     private long manifestTornBytes;
     private long manifestValidEnd;
+    /** How many live segments triage found, counted before the caller takes them. */
+    private int liveSegments;
     private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
     private List<Path> walFiles = List.of();
     private long nextFileNumber;
@@ -214,7 +216,7 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     /** The report, once the caller knows the last sequence number it recovered. */
     public RecoveryReport report(long lastSequence) {
-        RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.size(),
+        RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.isEmpty() ? liveSegments : segments.size(),
                 manifestTornBytes, lastSequence);
         if (report.isClean()) {
             LOG.info("{}", report.summary());
@@ -233,6 +235,7 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     /** Hands the opened segments to the caller; {@link #close()} will no longer close them. */
     public Map<Long, SegmentReader> takeSegments() {
+        liveSegments = segments.size();
         Map<Long, SegmentReader> out = new LinkedHashMap<>(segments);
         segments.clear();
         return out;

@@ -35,12 +35,16 @@ public final class WriteAheadLog implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
     private static final int INITIAL_BUFFER_BYTES = 256 * 1024;
     private static final int RETAINED_BUFFER_BYTES = 8 * 1024 * 1024;
+    /** The longest a leader lingers for the writers of the last group (see {@link #lingerForCompany}). */
+    private static final long MAX_LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final FileLayer fs;
     private final Path walDir;
     private final Durability durability;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition progress = lock.newCondition();
+    /** Signalled on every append while a leader lingers for company (see {@link #lingerForCompany}). */
+    private final Condition appended = lock.newCondition();
     private final ScheduledExecutorService batchSync;
 
     // Guarded by lock.
@@ -51,6 +55,11 @@ public final class WriteAheadLog implements Closeable {
     private long writtenSequence;
     private long forcedSequence;
     private boolean leaderActive;
+    private boolean lingering;
+    /** Records in the filling buffer, and in the last group that was forced. */
+    private int fillingRecords;
+    private int lastForcedGroup;
+    private volatile long lastForceNanos;
     private Throwable failure;
     private boolean closed;
 
@@ -110,6 +119,10 @@ public final class WriteAheadLog implements Closeable {
             int bytes = WalRecordCodec.encode(new WalRecord(first, ops), filling);
             lastSequence = first + ops.size() - 1;
             records++;
+            fillingRecords++;
+            if (lingering) {
+                appended.signal();
+            }
             bytesLogged += bytes;
             return first;
         } finally {
@@ -155,6 +168,10 @@ public final class WriteAheadLog implements Closeable {
                 }
                 progress.awaitUninterruptibly();
             }
+            leaderActive = true;
+            if (force) {
+                lingerForCompany();
+            }
             turn = takeTurn();
         } finally {
             lock.unlock();
@@ -162,7 +179,9 @@ public final class WriteAheadLog implements Closeable {
         Throwable error = runIo(() -> {
             writeOut(turn.batch, turn.file);
             if (force) {
+                long start = System.nanoTime();
                 turn.file.force();
+                lastForceNanos = System.nanoTime() - start;
             }
         });
         endTurn(turn, error, force, turn.file);
@@ -197,16 +216,48 @@ public final class WriteAheadLog implements Closeable {
         return turn.file.number();
     }
 
-    /** The buffer a leader writes out, the last sequence in it, and the file it goes to. */
-    private record Turn(Bytes<ByteBuffer> batch, long through, WalFile file) {
+    /**
+     * Called by a new leader, with the lock held, before it forces: when the last force served
+     * a group of writers and fewer have appended since, waits a little for the rest to come
+     * back, so that one force keeps serving the whole group. Without this, on a machine with
+     * fewer cores than writers, the leader forces as soon as it wakes, before the writers its
+     * predecessor released have appended again, and groups shrink to one or two records.
+     * (PostgreSQL's commit_delay and commit_siblings do the same.) The wait is bounded by half
+     * the last force's duration, and a lone writer never waits.
+     */
+    private void lingerForCompany() {
+        int want = lastForcedGroup;
+        if (want <= 1 || fillingRecords >= want) {
+            return;
+        }
+        long deadline = System.nanoTime() + Math.min(MAX_LINGER_NANOS, lastForceNanos / 2);
+        lingering = true;
+        try {
+            while (fillingRecords < want && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                appended.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lingering = false;
+        }
     }
 
-    /** Called with the lock held and no leader active: this thread becomes the leader. */
+    /** The buffer a leader writes out, the records and last sequence in it, and the file it goes to. */
+    private record Turn(Bytes<ByteBuffer> batch, int records, long through, WalFile file) {
+    }
+
+    /** Called with the lock held and no other leader active: this thread becomes the leader. */
     private Turn takeTurn() {
         leaderActive = true;
-        Turn turn = new Turn(filling, lastSequence, current);
+        Turn turn = new Turn(filling, fillingRecords, lastSequence, current);
         filling = spare;
         spare = null;
+        fillingRecords = 0;
         return turn;
     }
 
@@ -223,6 +274,7 @@ public final class WriteAheadLog implements Closeable {
                 if (forced) {
                     forcedSequence = turn.through;
                     forces++;
+                    lastForcedGroup = turn.records;
                 }
             } else {
                 fail(error);

@@ -22,6 +22,8 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -39,12 +41,20 @@ final class RocksStore implements Store {
     private static final long WRITE_BUFFER_BYTES = 64L * 1024 * 1024;
 
     private final Path dir;
+    private final boolean statistics;
+    private Statistics stats;
     private Options options;
     private RocksDB db;
     private WriteOptions writeOptions;
 
     RocksStore(Path dir) {
+        this(dir, false);
+    }
+
+    /** With {@code statistics}, RocksDB keeps its tickers (a small cost, so only when asked). */
+    RocksStore(Path dir, boolean statistics) {
         this.dir = dir;
+        this.statistics = statistics;
     }
 
     @Override
@@ -61,6 +71,10 @@ final class RocksStore implements Store {
     @Override
     public void open(boolean sync) throws Exception {
         options = new Options().setCreateIfMissing(true).setWriteBufferSize(WRITE_BUFFER_BYTES);
+        if (statistics) {
+            stats = new Statistics();
+            options.setStatistics(stats);
+        }
         db = RocksDB.open(options, dir.toString());
         writeOptions = new WriteOptions().setSync(sync);
     }
@@ -129,11 +143,56 @@ final class RocksStore implements Store {
     }
 
     @Override
+    public void awaitQuiet() throws Exception {
+        try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(f);
+        }
+        while (db.getLongProperty("rocksdb.compaction-pending") > 0
+                || db.getLongProperty("rocksdb.num-running-compactions") > 0) {
+            Thread.sleep(500);
+        }
+    }
+
+    @Override
+    public WriteCounts writeCounts() throws Exception {
+        if (stats == null) {
+            throw new IllegalStateException("opened without statistics");
+        }
+        return new WriteCounts(stats.getTickerCount(TickerType.BYTES_WRITTEN), stats.getTickerCount(TickerType.WAL_FILE_BYTES),
+                stats.getTickerCount(TickerType.FLUSH_WRITE_BYTES), stats.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
+                compactionStatsSum(db.getProperty("rocksdb.stats")));
+    }
+
+    /** The W-Amp of the "Sum" row of RocksDB's compaction-stats table, with the row quoted. */
+    static String compactionStatsSum(String stats) {
+        String header = null;
+        for (String line : stats.split("\n")) {
+            String t = line.trim();
+            if (t.startsWith("Level") && t.contains("W-Amp")) {
+                header = t;
+            } else if (header != null && t.startsWith("Sum")) {
+                String[] names = header.split("\\s+");
+                String[] values = t.split("\\s+");
+                for (int i = 0; i < names.length; i++) {
+                    // The Size column prints as two tokens ("1.50 GB") in the rows, one in the header.
+                    if (names[i].equals("W-Amp") && i + 1 < values.length) {
+                        return "W-Amp " + values[i + 1] + " (rocksdb.stats compaction table, Sum row: " + t + ")";
+                    }
+                }
+            }
+        }
+        return "no compaction-stats table in rocksdb.stats";
+    }
+
+    @Override
     public void close() {
         if (db != null) {
             db.close();
             writeOptions.close();
             options.close();
+            if (stats != null) {
+                stats.close();
+            }
             db = null;
         }
     }

@@ -27,6 +27,12 @@ interface Store extends AutoCloseable {
 
     long bytesOnDisk() throws IOException;
 
+    /** Flushes, then waits until background compaction has nothing left to do. */
+    void awaitQuiet() throws Exception;
+
+    /** What this store wrote since it was opened, by its own counters. */
+    WriteCounts writeCounts() throws Exception;
+
     @Override
     void close() throws Exception;
 }

@@ -2,6 +2,7 @@ package dev.tala.bench.compare;
 
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
+import dev.tala.engine.DbStats;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.query.SearchFilter;
@@ -79,6 +80,28 @@ final class TalaStore implements Store {
             }
             return total;
         }
+    }
+
+    @Override
+    public void awaitQuiet() throws InterruptedException {
+        db.flush();
+        // Quiet once the policy has nothing to pick and no compaction finished for a while.
+        long compactions = -1;
+        while (true) {
+            DbStats s = db.stats();
+            if (s.pendingCompactionBytes() == 0 && s.compactions() == compactions) {
+                return;
+            }
+            compactions = s.compactions();
+            Thread.sleep(500);
+        }
+    }
+
+    @Override
+    public WriteCounts writeCounts() {
+        DbStats s = db.stats();
+        return new WriteCounts(s.walBytesLogged(), s.walBytesLogged(), s.flushBytes(), s.compactionBytesWritten(),
+                String.format("write amplification %.2f (tala stats: segment bytes per WAL byte)", s.writeAmplification()));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tala.cli.command;
 
 import dev.tala.bench.compare.SideBySide;
+import dev.tala.bench.compare.WriteAmplificationRun;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.TalaException;
@@ -13,7 +14,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "bench", description = {"Run the same workload on TalaDB and on RocksDB, in this process, on this disk,",
+@Command(name = "bench", header = "Run the same workload on TalaDB and RocksDB and compare.", description = {"Run the same workload on TalaDB and on RocksDB, in this process, on this disk,",
     "and print each side's throughput, p50/p99 latency and the ratio (above 1: TalaDB is ahead).",
     "--quick takes a few minutes; the full run uses 200,000 intents of 1.6 KB."},
         footer = {"", "Example:", "  tala bench --quick --json"})
@@ -30,6 +31,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "On error, print the stack trace too.")
     boolean verbose;
 
+    @Option(names = "--write-amp", paramLabel = "N", description = {"Instead: ingest N intents into each store, let both",
+        "compact in the background, and print each one's write amplification from its own counters",
+        "(docs/COMPACTION.md uses 1000000)."})
+    Integer writeAmpIntents;
+
     @Override
     public Integer call() throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -37,8 +43,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (dir != null && Files.exists(dir)) {
             throw new TalaException(dir + " exists; bench needs a directory it can create and delete");
         }
-        SideBySide.Settings settings = quick ? SideBySide.Settings.quick() : SideBySide.Settings.full();
         PrintStream progress = json ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
+        if (writeAmpIntents != null) {
+            return writeAmplification(work, progress);
+        }
+        SideBySide.Settings settings = quick ? SideBySide.Settings.quick() : SideBySide.Settings.full();
         SideBySide.Report report;
         try {
             Files.createDirectories(work);
@@ -66,6 +75,38 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.println();
         report.checks().forEach(c -> System.out.println("check: " + c));
         return 0;
+    }
+
+    private int writeAmplification(Path work, PrintStream progress) throws Exception {
+        if (writeAmpIntents < 1) {
+            throw new TalaException("--write-amp needs a positive number of intents, not " + writeAmpIntents);
+        }
+        WriteAmplificationRun.Result r;
+        try {
+            Files.createDirectories(work);
+            r = WriteAmplificationRun.run(writeAmpIntents, work, progress);
+        } finally {
+            deleteTree(work);
+        }
+        if (json) {
+            System.out.println(Json.line(r));
+            return 0;
+        }
+        System.out.println();
+        Table t = new Table("store", "user bytes", "WAL bytes", "flush bytes", "compaction bytes", "W-amp",
+                "W-amp with WAL", "ingest+settle", "on disk");
+        r.counts().forEach((name, c) -> t.row(name, mib(c.userBytes()), mib(c.walBytes()), mib(c.flushBytes()),
+                mib(c.compactionBytes()), String.format("%.2f", c.writeAmplification()),
+                String.format("%.2f", c.writeAmplificationWithWal()), String.format("%.1f s", r.ingestSeconds().get(name)),
+                mib(r.bytesOnDisk().get(name))));
+        t.print(System.out);
+        System.out.println();
+        r.counts().forEach((name, c) -> System.out.println(name + " own figure: " + c.ownFigure()));
+        return 0;
+    }
+
+    private static String mib(long bytes) {
+        return String.format("%,.0f MiB", bytes / 1048576.0);
     }
 
     private static String format(double v) {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "compact", description = {"Merge segments now: what the compaction policy asks for, or, with --full,",
+@Command(name = "compact", header = "Merge segments now (what the policy asks for, or everything with --full).", description = {"Merge segments now: what the compaction policy asks for, or, with --full,",
     "everything into one sorted run (dropping deleted intents and old versions)."},
         footer = {"", "Example:", "  tala compact --db ./tala-data --full"})
 public final class CompactCommand implements Callable<Integer> {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "demo", description = {"Create (or add to) a database of realistic intents (deploys, incidents, builds,",
+@Command(name = "demo", header = "Create a database of realistic intents and show what TalaDB answers.", description = {"Create (or add to) a database of realistic intents (deploys, incidents, builds,",
     "provisioning, with causal, retry and dependency edges and outcomes), embed each command locally,",
     "ingest, flush and compact, then show what TalaDB answers: one intent, a time window, commands like",
     "it, the causal chain behind a failure, and the database's statistics."},

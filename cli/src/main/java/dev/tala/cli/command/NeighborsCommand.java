@@ -18,7 +18,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "neighbors", description = {"Follow edges from an intent, breadth first: what it points at",
+@Command(name = "neighbors", header = "Follow edges from (or, with --reverse, to) an intent, breadth first.", description = {"Follow edges from an intent, breadth first: what it points at",
     "(caused by, depends on, retries...), or with --reverse, what points at it."},
         footer = {"", "Example:", "  tala neighbors --db ./tala-data 0190a6f2-7c1e-7a3b-9f00-0123456789ab --depth 3"})
 public final class NeighborsCommand implements Callable<Integer> {

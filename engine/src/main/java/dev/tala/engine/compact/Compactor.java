@@ -21,6 +21,7 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.SegmentSummary;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +100,12 @@ public final class Compactor {
                     && runOnce(settings.policy()::pick, CompactionProgress.Listener.NONE).isPresent()) {
                 onProgress.run();
             }
+        } catch (InterruptedIOException e) {
+            if (!shuttingDown) {
+                failure.fail("background compaction failed", e);
+            }
+            // Cancelled by close: the job deleted its outputs and its inputs are untouched.
+            onProgress.run();
         } catch (IOException | RuntimeException | Error e) {
             failure.fail("background compaction failed", e);
             onProgress.run();
@@ -164,7 +171,8 @@ public final class Compactor {
                 .withTargetOutputBytes(settings.targetSegmentBytes());
         CompactionJob job = new CompactionJob(fs, options, files::next, layout::segmentFile)
                 .withProgress(listener)
-                .withRateLimiter(rateLimiter);
+                .withRateLimiter(rateLimiter)
+                .withCancellation(() -> shuttingDown);
         List<SegmentReader> readers = inputs.stream().map(SegmentHandle::reader).toList();
         CompactionResult result = job.run(choice, readers);
 
@@ -203,12 +211,15 @@ public final class Compactor {
     }
 
     /**
-     * Stops background work at once: a compaction in progress is interrupted and deletes its
-     * outputs (its inputs are untouched), so close never waits for a long merge.
+     * Stops background work promptly: a compaction in progress is cancelled at its next row and
+     * deletes its outputs (its inputs are untouched), so close never waits for a long merge. It
+     * is not interrupted: an interrupt closes whatever file channel the thread is using, which
+     * could be the MANIFEST's in the middle of an edit. A compaction already committing its
+     * edit finishes it.
      */
     public void shutdown() {
         shuttingDown = true;
-        thread.shutdownNow();
+        thread.shutdown();
         try {
             thread.awaitTermination(1, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
