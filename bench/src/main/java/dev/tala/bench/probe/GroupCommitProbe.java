@@ -1,0 +1,67 @@
+package dev.tala.bench.probe;
+
+import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.model.Intent;
+import dev.tala.wal.Durability;
+import dev.tala.wal.WalOp;
+import dev.tala.wal.WriteAheadLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How well group commit groups: N threads write 1.6 KB records in SYNC mode for four seconds
+ * (after one of warm-up) and the log's own counters say how many records each force served.
+ * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
+ * dev.tala.bench.probe.GroupCommitProbe 16}.
+ */
+public final class GroupCommitProbe {
+    private GroupCommitProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
+        List<Intent> intents = BenchData.generate(1024, 7).intents();
+        Path dir = Files.createTempDirectory("group-commit");
+        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync())) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong acknowledged = new AtomicLong();
+            List<Thread> writers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                Thread w = new Thread(() -> {
+                    for (int i = first; !stop.get(); i++) {
+                        long s = wal.append(List.of(new WalOp.Put(intents.get(i & 1023))));
+                        wal.awaitDurable(s);
+                        acknowledged.incrementAndGet();
+                    }
+                });
+                w.start();
+                writers.add(w);
+            }
+            Thread.sleep(1000);
+            long n0 = acknowledged.get();
+            WriteAheadLog.Stats s0 = wal.stats();
+            long t0 = System.nanoTime();
+            Thread.sleep(4000);
+            long n1 = acknowledged.get();
+            WriteAheadLog.Stats s1 = wal.stats();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            stop.set(true);
+            for (Thread w : writers) {
+                w.join();
+            }
+            long forces = s1.forces() - s0.forces();
+            System.out.printf("%d threads: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s%n",
+                    threads, (n1 - n0) / seconds, (double) (s1.records() - s0.records()) / forces, forces / seconds);
+        } finally {
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
