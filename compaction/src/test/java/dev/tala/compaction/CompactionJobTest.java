@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
-import dev.tala.core.testing.ForwardingFileLayer;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;

@@ -1,6 +1,7 @@
 package dev.tala.compaction;
 
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.segment.EmbeddingType;
@@ -12,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -76,13 +76,8 @@ final class SegmentFiles {
     }
 
     static void deleteRecursively(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            FileTrees.delete(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

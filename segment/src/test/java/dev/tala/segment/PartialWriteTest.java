@@ -13,7 +13,7 @@ import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
 import dev.tala.core.io.fault.SimulatedCrashException;
 import dev.tala.core.model.IntentVersion;
-import dev.tala.core.testing.ForwardingFileLayer;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.segment.SegmentFixtures.Shape;
 import java.io.IOException;
 import java.nio.file.Files;

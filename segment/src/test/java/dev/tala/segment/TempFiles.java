@@ -1,11 +1,10 @@
 package dev.tala.segment;
 
+import dev.tala.core.io.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /** Temporary directories for jqwik properties, which have no @TempDir. */
 final class TempFiles {
@@ -21,13 +20,8 @@ final class TempFiles {
     }
 
     static void deleteRecursively(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            FileTrees.delete(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,7 +12,7 @@ import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
-import dev.tala.core.testing.ForwardingFileLayer;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.testing.RandomIntents;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.tala.bench.compare;
 
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * The same workload on TalaDB and on RocksDB, in one run, on one disk: ingest without sync
@@ -56,13 +56,13 @@ public final class SideBySide {
         Map<String, String> stores = new LinkedHashMap<>();
         for (Function<Path, Store> make : List.<Function<Path, Store>>of(TalaStore::new, RocksStore::new)) {
             warmUp(make.apply(workDir.resolve("warmup")), s.warmupIntents());
-            deleteTree(workDir.resolve("warmup"));
+            FileTrees.delete(workDir.resolve("warmup"));
             try (Store store = make.apply(workDir.resolve("store-" + results.size()))) {
                 progress.println("benchmarking " + store.name() + " ...");
                 results.put(store.name(), measure(store, s, data, extra, queries, progress));
                 stores.put(store.name(), store.settings());
             }
-            deleteTree(workDir.resolve("store-" + (results.size() - 1)));
+            FileTrees.delete(workDir.resolve("store-" + (results.size() - 1)));
         }
         List<Phases> both = new ArrayList<>(results.values());
         return report(s, stores, both.get(0), both.get(1));
@@ -253,14 +253,4 @@ public final class SideBySide {
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB heap, Java " + Runtime.version();
     }
 
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

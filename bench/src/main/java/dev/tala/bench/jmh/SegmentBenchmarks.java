@@ -1,5 +1,6 @@
 package dev.tala.bench.jmh;
 
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
@@ -17,12 +18,10 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -65,13 +64,6 @@ public class SegmentBenchmarks {
         }
     }
 
-    static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 
     static List<IntentVersion> intents(int rows, int dim, long seed) {
         Random r = new Random(seed);
@@ -129,7 +121,7 @@ public class SegmentBenchmarks {
 
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
-            deleteTree(dir);
+            FileTrees.delete(dir);
         }
     }
 
@@ -185,7 +177,7 @@ public class SegmentBenchmarks {
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
             reader.close();
-            deleteTree(dir);
+            FileTrees.delete(dir);
         }
     }
 

@@ -5,12 +5,12 @@ import dev.tala.bench.compare.WriteAmplificationRun;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.TalaException;
+import dev.tala.core.io.FileTrees;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -53,7 +53,7 @@ public final class BenchCommand implements Callable<Integer> {
             Files.createDirectories(work);
             report = SideBySide.run(settings, work, progress);
         } finally {
-            deleteTree(work);
+            FileTrees.delete(work);
         }
         if (json) {
             System.out.println(Json.line(report));
@@ -86,7 +86,7 @@ public final class BenchCommand implements Callable<Integer> {
             Files.createDirectories(work);
             r = WriteAmplificationRun.run(writeAmpIntents, work, progress);
         } finally {
-            deleteTree(work);
+            FileTrees.delete(work);
         }
         if (json) {
             System.out.println(Json.line(r));
@@ -117,13 +117,4 @@ public final class BenchCommand implements Callable<Integer> {
         return us >= 1000 ? String.format("%.1f ms", us / 1000) : String.format("%.1f µs", us);
     }
 
-    private static void deleteTree(Path root) throws java.io.IOException {
-        if (Files.exists(root)) {
-            try (Stream<Path> walk = Files.walk(root)) {
-                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-    }
 }

@@ -2,6 +2,7 @@ package dev.tala.cli.command;
 
 import dev.tala.cli.output.Json;
 import dev.tala.core.error.TalaException;
+import dev.tala.core.io.FileTrees;
 import dev.tala.tests.crash.KillHarness;
 import dev.tala.tests.crash.RandomPowerLoss;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ public final class CrashtestCommand implements Callable<Integer> {
         }
         boolean passed = lost == 0 && corrupt == 0 && failures.isEmpty();
         if (passed) {
-            deleteTree(dir);
+            FileTrees.delete(dir);
         }
         if (common.json()) {
             Map<String, Object> out = new LinkedHashMap<>();
@@ -113,13 +114,4 @@ public final class CrashtestCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteTree(Path root) throws java.io.IOException {
-        if (Files.exists(root)) {
-            try (Stream<Path> walk = Files.walk(root)) {
-                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package dev.tala.tests.crash;
 
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
@@ -17,11 +18,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Sweeps every crash point of a scenario: for k = 0, 1, 2, ... build the scenario's state,
@@ -165,13 +164,8 @@ public final class PowerLossSweep {
     }
 
     static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            FileTrees.delete(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,6 +2,7 @@ package dev.tala.core.io.fault;
 
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.MappedRegion;
 import dev.tala.core.io.ReadableFile;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * A file layer over the real file system that remembers what was made durable and can take it
@@ -201,7 +200,7 @@ public final class FaultInjectingFileLayer implements FileLayer {
             heldLocks.clear();
             dead = true;
             crashed = true;
-            deleteRecursively(stashDir);
+            FileTrees.delete(stashDir);
         }
     }
 
@@ -488,16 +487,6 @@ public final class FaultInjectingFileLayer implements FileLayer {
         Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 
     /** What the file held at its last successful force, expressed as changes to undo. */
     private static final class FileState {
@@ -580,7 +569,7 @@ public final class FaultInjectingFileLayer implements FileLayer {
         void undo(FaultInjectingFileLayer layer) throws IOException {
             switch (kind) {
                 case CREATE -> Files.deleteIfExists(path);
-                case MKDIR -> deleteRecursively(path);
+                case MKDIR -> FileTrees.delete(path);
                 case RENAME -> {
                     if (Files.exists(target)) {
                         Files.createDirectories(path.getParent());

@@ -1,18 +1,14 @@
-package dev.tala.core.testing;
+package dev.tala.core.io;
 
-import dev.tala.core.io.DirectoryLock;
-import dev.tala.core.io.FileLayer;
-import dev.tala.core.io.MappedRegion;
-import dev.tala.core.io.ReadableFile;
-import dev.tala.core.io.WritableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A file layer that forwards everything to another one; tests override the hooks to slow down,
- * count or fail particular operations.
+ * A file layer that forwards everything to another one. Subclasses override the hooks to
+ * throttle writes (compaction's rate limiter) or, in tests, to slow down, count or fail
+ * particular operations.
  */
 public class ForwardingFileLayer implements FileLayer {
     protected final FileLayer inner;
