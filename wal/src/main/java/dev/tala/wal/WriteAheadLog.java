@@ -36,7 +36,7 @@ public final class WriteAheadLog implements Closeable {
     private static final int INITIAL_BUFFER_BYTES = 256 * 1024;
     private static final int RETAINED_BUFFER_BYTES = 8 * 1024 * 1024;
     /** The longest a leader lingers for the writers of the last group (see {@link #lingerForCompany}). */
-    private static final long MAX_LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("tala.wal.lingerMicros", 500));
+    private static final long MAX_LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final FileLayer fs;
     private final Path walDir;
