@@ -76,6 +76,15 @@ public final class TalaCli implements Runnable {
             err.flush();
             return EXIT_FAILURE;
         });
+        // A mistyped command line gets one line too, not the whole usage text.
+        cli.setParameterExceptionHandler((e, badArgs) -> {
+            CommandLine where = e.getCommandLine();
+            PrintWriter err = where.getErr();
+            String name = where.getCommandSpec().qualifiedName();
+            err.println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+            err.flush();
+            return where.getCommandSpec().exitCodeOnInvalidInput();
+        });
         return cli.execute(args);
     }
 

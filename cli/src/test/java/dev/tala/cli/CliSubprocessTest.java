@@ -63,15 +63,18 @@ class CliSubprocessTest {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(TalaCli.class.getName());
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).start();
+        // stderr goes to a file so that a child writing a lot to it cannot block while we read stdout.
+        Path errFile = Files.createTempFile(work, "stderr", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "tala " + String.join(" ", args) + " finished");
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        String err = Files.readString(errFile, StandardCharsets.UTF_8);
+        Files.delete(errFile);
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), err);
     }
 
     static Run ok(String stdin, String... args) throws Exception {
@@ -184,6 +187,50 @@ class CliSubprocessTest {
 
         Run help = ok(null, "help", "crashtest");
         assertTrue(help.out.contains("Example"), help.out);
+
+        // The human forms: aligned tables with a header line.
+        Run scanTable = ok(null, "scan", "--db", db.toString(), "--from", Long.toString(from), "--to",
+                Long.toString(Long.MAX_VALUE), "--limit", "3");
+        assertTrue(scanTable.outLines().getFirst().contains("id"), scanTable.out);
+        assertTrue(scanTable.out.contains(intents.stream().filter(i -> i.timestampNs() == from).findFirst()
+                .orElseThrow().id().toString()), scanTable.out);
+        Run likeTable = ok(null, "search", "--db", db.toString(), "--like", some.id().toString(), "-k", "3");
+        assertTrue(likeTable.outLines().getFirst().contains("score"), likeTable.out);
+        Run segmentsTable = ok(null, "segments", "--db", db.toString());
+        assertTrue(segmentsTable.outLines().getFirst().contains("level"), segmentsTable.out);
+    }
+
+    @Test
+    @Order(6)
+    void verifyListsTheDamageAndExitsOne() throws Exception {
+        Path damaged = work.resolve("damaged");
+        try (var walk = Files.walk(db)) {
+            for (Path p : walk.toList()) {
+                Path target = damaged.resolve(db.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else if (!p.getFileName().toString().equals("LOCK")) {
+                    Files.copy(p, target);
+                }
+            }
+        }
+        Path segment;
+        try (var files = Files.list(damaged.resolve("segments"))) {
+            segment = files.findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[bytes.length / 2] ^= 0x10; // inside a region, past the header: open succeeds, a checksum fails
+        Files.write(segment, bytes);
+
+        Run table = tala(null, "verify", "--db", damaged.toString());
+        assertEquals(1, table.exit(), table.out() + table.err());
+        assertTrue(table.out().contains(segment.getFileName().toString()), table.out());
+        assertTrue(table.outLines().getLast().matches("\\d+ problems? in \\d+ files checked"), table.out());
+        Run json = tala(null, "verify", "--db", damaged.toString(), "--json");
+        assertEquals(1, json.exit());
+        JsonNode report = JSON.readTree(json.out());
+        assertFalse(report.get("clean").asBoolean());
+        assertTrue(report.get("problems").size() > 0, json.out());
     }
 
     @Test
@@ -207,7 +254,7 @@ class CliSubprocessTest {
         Run r = ok(null, "crashtest", "--db", work.resolve("crash").toString(), "--duration", "4", "--mode", "power",
                 "--seed", "1");
         String last = r.outLines().getLast();
-        assertTrue(last.matches("crashtest: \\d+ crashes, \\d+ acknowledged writes checked, 0 lost, 0 corrupt"), last);
+        assertTrue(last.matches("crashtest: [1-9]\\d* crashes, \\d+ acknowledged writes checked, 0 lost, 0 corrupt"), last);
     }
 
     @Test
@@ -218,7 +265,15 @@ class CliSubprocessTest {
                 JsonLinesWriter.toLine(new RandomIntents(2, DIM + 1).next())));
         fails("wrong-dim.jsonl:2: embedding: has 9 values but the database's dimension is 8", null,
                 "import", "--db", db.toString(), work.resolve("wrong-dim.jsonl").toString());
+        Files.write(work.resolve("wrong-dim-first.jsonl"),
+                List.of(JsonLinesWriter.toLine(new RandomIntents(4, DIM + 2).next())));
+        fails("wrong-dim-first.jsonl:1: embedding: has 10 values", null,
+                "import", "--db", db.toString(), work.resolve("wrong-dim-first.jsonl").toString());
         fails("<stdin>:1: malformed JSON", "{\"id\": ", "import", "--db", db.toString(), "-");
+        Run usage = fails("Unknown options: '--form'", null, "scan", "--db", db.toString(), "--from", "0", "--to",
+                "5", "--form", "5");
+        assertEquals(2, usage.exit(), "a usage error exits 2");
+        assertTrue(usage.errLines().getFirst().endsWith("(see 'tala scan --help')"), usage.err());
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
         fails("vector: has 2 values but the database's dimension is 8", null, "search", "--db", db.toString(),
                 "--vector", "[1, 2]");

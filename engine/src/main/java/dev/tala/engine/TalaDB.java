@@ -201,6 +201,7 @@ public final class TalaDB implements AutoCloseable {
         db.flusher().schedule();
         while (db.live().immutableCount() > 0 || (frozen != null && db.live().isPendingFlush(frozen))) {
             db.failure().checkWritable();
+            checkOpen(); // close() stops the flusher, so waiting on would never end
             try {
                 Thread.sleep(1);
             } catch (InterruptedException e) {

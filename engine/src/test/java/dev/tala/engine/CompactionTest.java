@@ -82,7 +82,8 @@ class CompactionTest {
 
     private static DbStats awaitCompactions(TalaDB db) throws InterruptedException {
         DbStats stats = db.stats();
-        for (int i = 0; i < 200 && stats.pendingCompactionBytes() > 0; i++) {
+        // Up to a minute: background compaction shares two cores with the rest of the build.
+        for (int i = 0; i < 1200 && stats.pendingCompactionBytes() > 0; i++) {
             Thread.sleep(50);
             stats = db.stats();
         }

@@ -13,6 +13,7 @@ import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.engine.query.SearchHit;
+import dev.tala.segment.vector.Metric;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +32,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Scan, edges and traversal compared with brute force over a model of the live intents, after
- * random writes with flushes and reopenings in between (so answers merge memtables and
- * several segments, with shadowed and deleted versions).
+ * Scan, edges, traversal and search (cosine and dot product, with filters) compared with brute
+ * force over a model of the live intents, after random writes with flushes, full and time-range
+ * compactions and reopenings in between (so answers merge memtables and several segments, with
+ * shadowed and deleted versions); on a snapshot held across later writes, flushes and
+ * compactions; and again after a final compaction and reopening.
  */
 class QueryPropertyTest {
     static final int DIM = 4;
@@ -46,9 +49,17 @@ class QueryPropertyTest {
         Random random = gen.random();
         Map<IntentId, Intent> model = new LinkedHashMap<>();
         List<IntentId> ids = new ArrayList<>();
+        // A snapshot taken halfway and queried at the end, after the writes, flushes and
+        // compactions that followed it: it must still answer as of the moment it was taken.
+        Snapshot early = null;
+        Map<IntentId, Intent> earlyModel = null;
         TalaDB db = TalaDB.open(dir, options);
         try {
             for (int i = 0; i < writes; i++) {
+                if (i == writes / 2) {
+                    early = db.snapshot();
+                    earlyModel = new LinkedHashMap<>(model);
+                }
                 int kind = ids.isEmpty() ? 0 : random.nextInt(10);
                 if (kind < 6) {
                     Intent x = ids.isEmpty() || random.nextInt(4) > 0 ? gen.next() : gen.next(ids.get(random.nextInt(ids.size())));
@@ -69,15 +80,31 @@ class QueryPropertyTest {
                 if (random.nextInt(60) == 0) {
                     db.flush();
                 }
-                if (random.nextInt(150) == 0) {
+                if (random.nextInt(120) == 0) {
+                    db.compact(p -> { });
+                } else if (random.nextInt(200) == 0) {
+                    long a = random.nextLong() & Long.MAX_VALUE;
+                    long b = random.nextLong() & Long.MAX_VALUE;
+                    db.compactRange(Math.min(a, b), Math.max(a, b), p -> { });
+                }
+                if (early == null && random.nextInt(150) == 0) {
                     db.close();
                     db = TalaDB.open(dir, options);
                 }
             }
+            if (early != null) {
+                try (Snapshot s = early) {
+                    checkAll(s, earlyModel, ids, random, gen);
+                }
+            }
             try (Snapshot s = db.snapshot()) {
-                checkScans(s, model, random);
-                checkGraph(s, model, ids, random);
-                checkSearch(s, model, gen);
+                checkAll(s, model, ids, random, gen);
+            }
+            db.compact(p -> { });
+            db.close();
+            db = TalaDB.open(dir, options);
+            try (Snapshot s = db.snapshot()) {
+                checkAll(s, model, ids, random, gen);
             }
         } finally {
             db.close();
@@ -85,6 +112,13 @@ class QueryPropertyTest {
                 walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    private static void checkAll(Snapshot s, Map<IntentId, Intent> model, List<IntentId> ids, Random random,
+                                 RandomIntents gen) {
+        checkScans(s, model, random);
+        checkGraph(s, model, ids, random);
+        checkSearch(s, model, gen);
     }
 
     private static void checkScans(Snapshot s, Map<IntentId, Intent> model, Random random) {
@@ -133,33 +167,61 @@ class QueryPropertyTest {
         for (int q = 0; q < 10; q++) {
             float[] vector = gen.embedding();
             int k = 1 + random.nextInt(8);
+            Metric metric = random.nextBoolean() ? Metric.COSINE : Metric.DOT;
             SearchFilter filter = SearchFilter.ALL;
+            Set<Status> statuses = EnumSet.allOf(Status.class);
+            float minConfidence = 0;
+            long from = 0;
+            long to = Long.MAX_VALUE;
             if (random.nextBoolean()) {
-                filter = filter.withStatuses(EnumSet.of(Status.values()[random.nextInt(4)], Status.values()[random.nextInt(4)]));
+                statuses = EnumSet.of(Status.values()[random.nextInt(4)], Status.values()[random.nextInt(4)]);
+                filter = filter.withStatuses(statuses);
             }
             if (random.nextBoolean()) {
-                filter = filter.withMinConfidence(random.nextFloat());
+                minConfidence = random.nextFloat();
+                filter = filter.withMinConfidence(minConfidence);
             }
             if (random.nextBoolean()) {
                 long a = random.nextLong() & Long.MAX_VALUE;
                 long b = random.nextLong() & Long.MAX_VALUE;
-                filter = filter.withTimeRange(Math.min(a, b), Math.max(a, b));
+                from = Math.min(a, b);
+                to = Math.max(a, b);
+                filter = filter.withTimeRange(from, to);
             }
-            SearchFilter f = filter;
-            List<double[]> expected = model.values().stream().filter(f::accepts)
-                    .map(i -> new double[] {cosine(vector, i), 0})
-                    .sorted((x, y) -> Double.compare(y[0], x[0])).limit(k).toList();
-            List<SearchHit> hits = s.search(vector, k, filter);
-            assertEquals(expected.size(), hits.size(), "hit count for k " + k);
+            // The model's filter is written out here rather than borrowed from SearchFilter.
+            Set<Status> only = statuses;
+            float min = minConfidence;
+            long f = from;
+            long t = to;
+            List<Intent> passing = model.values().stream()
+                    .filter(i -> only.contains(i.status()) && i.confidence() >= min
+                            && i.timestampNs() >= f && i.timestampNs() < t)
+                    .toList();
+            List<Double> expected = passing.stream().map(i -> score(metric, vector, i))
+                    .sorted(Comparator.reverseOrder()).limit(k).toList();
+            List<SearchHit> hits = s.search(vector, k, metric, filter);
+            assertEquals(expected.size(), hits.size(), "hit count for k " + k + " " + metric);
             for (int i = 0; i < hits.size(); i++) {
                 SearchHit h = hits.get(i);
                 Intent live = model.get(h.intent().id());
                 assertEquals(live, h.intent(), "a hit is the live version of its id");
-                assertTrue(filter.accepts(live), "a hit passes the filter");
-                assertEquals(cosine(vector, live), h.score(), 1e-4, "a hit's score is its cosine");
-                assertEquals(expected.get(i)[0], h.score(), 1e-4, "rank " + i + " has the expected score");
+                assertTrue(passing.contains(live), "a hit passes the filter");
+                assertEquals(score(metric, vector, live), h.score(), 1e-4, "a hit's score is its " + metric);
+                assertEquals(expected.get(i), h.score(), 1e-4, "rank " + i + " has the expected score");
             }
         }
+    }
+
+    private static double score(Metric metric, float[] a, Intent b) {
+        return metric == Metric.DOT ? dot(a, b) : cosine(a, b);
+    }
+
+    private static double dot(float[] a, Intent b) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b.embedding(i);
+        }
+        return dot;
     }
 
     private static double cosine(float[] a, Intent b) {

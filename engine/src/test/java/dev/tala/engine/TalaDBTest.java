@@ -173,6 +173,30 @@ class TalaDBTest {
     }
 
     @Test
+    void closeLeavesNoThreadOfTheDatabaseRunning() throws Exception {
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        RandomIntents gen = new RandomIntents(21, DIM);
+        Options options = small().toBuilder().durability(Durability.batch(java.time.Duration.ofMillis(5))).build();
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            for (int i = 0; i < 2000; i++) {
+                db.put(gen.next()); // several memtables: background flushes and compactions start
+            }
+            db.flush();
+        }
+        List<Thread> left = new ArrayList<>();
+        // A pool's worker may take a moment to exit after the pool reports it terminated.
+        for (int i = 0; i < 500; i++) {
+            left = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> !before.contains(t) && t.isAlive() && t.getName().startsWith("tala-")).toList();
+            if (left.isEmpty()) {
+                break;
+            }
+            Thread.sleep(10);
+        }
+        assertEquals(List.of(), left.stream().map(Thread::getName).toList(), "threads left running after close");
+    }
+
+    @Test
     void manyFlushesKeepEveryVersionReachableAndDeleteObsoleteWalFiles() throws Exception {
         RandomIntents gen = new RandomIntents(7, DIM);
         Map<IntentId, Intent> model = new HashMap<>();

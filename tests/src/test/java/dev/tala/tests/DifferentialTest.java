@@ -1,10 +1,14 @@
 package dev.tala.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.compaction.TieredPolicy;
 import dev.tala.compaction.TieredSettings;
 import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
@@ -13,6 +17,8 @@ import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
+import dev.tala.recovery.DatabaseVerifier;
+import dev.tala.recovery.VerifyReport;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,10 +30,13 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.lifecycle.LifecycleContext;
+import net.jqwik.api.lifecycle.SkipExecutionHook;
 
 /**
  * The same random operations go to TalaDB and to RocksDB (the oracle); every read must agree.
- * Flushes and reopenings are interleaved; a small memtable makes background flushes happen on
+ * Flushes, compactions, reopenings and power failures are interleaved; a small memtable makes background flushes happen on
  * their own too. jqwik shrinks a failing sequence to a minimal one.
  */
 class DifferentialTest {
@@ -62,6 +71,10 @@ class DifferentialTest {
 
         record CompactRange(long from, long to) implements Op {
         }
+
+        /** The power fails between two operations (a flush or compaction may be running). */
+        record Crash(PowerLossMode mode, long seed) implements Op {
+        }
     }
 
     static IntentId idOf(int slot) {
@@ -85,19 +98,46 @@ class DifferentialTest {
                 Tuple.of(12, write), Tuple.of(2, batch), Tuple.of(6, get),
                 Tuple.of(1, Arbitraries.just(new Op.Flush())), Tuple.of(1, Arbitraries.just(new Op.Reopen())),
                 Tuple.of(1, Arbitraries.just(new Op.Compact())),
-                Tuple.of(1, Arbitraries.longs().between(0, Long.MAX_VALUE / 2).map(f -> new Op.CompactRange(f, f + Long.MAX_VALUE / 4))));
+                Tuple.of(1, Arbitraries.longs().between(0, Long.MAX_VALUE / 2).map(f -> new Op.CompactRange(f, f + Long.MAX_VALUE / 4))),
+                Tuple.of(1, net.jqwik.api.Combinators.combine(Arbitraries.of(PowerLossMode.class), Arbitraries.longs())
+                        .as(Op.Crash::new)));
         return op.list().ofMinSize(1).ofMaxSize(120);
     }
 
     @Property(tries = 60)
     void talaAgreesWithRocksDb(@ForAll("operations") List<Op> ops) throws Exception {
+        run(ops);
+    }
+
+    /** The long setting of the same property (docs/TESTING.md): {@code -Dtala.long=true}. */
+    @Property(tries = 3000)
+    @AddLifecycleHook(OnlyInLongRuns.class)
+    void talaAgreesWithRocksDbLongRun(@ForAll("operations") List<Op> ops) throws Exception {
+        run(ops);
+    }
+
+    /** Skips a property unless {@code -Dtala.long=true}. */
+    static final class OnlyInLongRuns implements SkipExecutionHook {
+        @Override
+        public SkipResult shouldBeSkipped(LifecycleContext context) {
+            return Boolean.getBoolean("tala.long") ? SkipResult.doNotSkip()
+                    : SkipResult.skip("a long run; enable with -Dtala.long=true");
+        }
+    }
+
+    private static void run(List<Op> ops) throws Exception {
         Path root = Files.createTempDirectory("differential");
+        Path dir = root.resolve("tala");
         // A small memtable and a tiered policy that merges at 2 runs: flushes and background
-        // compactions happen on their own between the explicit events.
-        Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.none())
+        // compactions happen on their own between the explicit events. SYNC, so that every
+        // write the oracle holds was acknowledged and must survive a crash; the fault layer
+        // models forces without issuing them, which keeps SYNC cheap here.
+        Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.sync())
                 .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
+        int crashes = 0;
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash-0"));
         try (RocksOracle oracle = new RocksOracle(root.resolve("rocks"))) {
-            TalaDB tala = TalaDB.open(root.resolve("tala"), options);
+            TalaDB tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
             try {
                 for (Op op : ops) {
                     switch (op) {
@@ -108,20 +148,38 @@ class DifferentialTest {
                         case Op.CompactRange c -> tala.compactRange(c.from(), c.to(), p -> { });
                         case Op.Reopen r -> {
                             tala.close();
-                            tala = TalaDB.open(root.resolve("tala"), options);
+                            tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
+                        }
+                        case Op.Crash c -> {
+                            fs.powerLoss(c.mode(), c.seed());
+                            closeAfterCrash(tala);
+                            fs = new FaultInjectingFileLayer(root.resolve("stash-" + ++crashes));
+                            tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
+                            assertSameContents(oracle, tala);
                         }
                         default -> applyWrite(op, tala, oracle);
                     }
                 }
                 assertSameContents(oracle, tala);
                 tala.close();
-                tala = TalaDB.open(root.resolve("tala"), options);
+                VerifyReport verify = DatabaseVerifier.verify(fs, new DatabaseLayout(dir));
+                assertTrue(verify.isClean(), "verify: " + verify.problems());
+                tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
                 assertSameContents(oracle, tala);
             } finally {
-                tala.close();
+                closeAfterCrash(tala);
             }
         } finally {
             deleteTree(root);
+        }
+    }
+
+    /** The machine is down, so closing the old instance (to stop its threads) may fail. */
+    private static void closeAfterCrash(TalaDB tala) {
+        try {
+            tala.close();
+        } catch (RuntimeException expected) {
+            // its files are gone from under it
         }
     }
 

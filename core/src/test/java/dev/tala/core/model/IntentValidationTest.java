@@ -5,12 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.InvalidIntentException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Consumer;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.FloatRange;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class IntentValidationTest {
@@ -57,11 +64,79 @@ class IntentValidationTest {
         rejects("confidence", "[0, 1]", b -> b.confidence(1.0001f));
         rejects("confidence", "[0, 1]", b -> b.confidence(-0.01f));
         rejects("confidence", "[0, 1]", b -> b.confidence(Float.NaN));
+        rejects("confidence", "[0, 1]", b -> b.confidence(Float.POSITIVE_INFINITY));
     }
 
     @Property
     void everyConfidenceInsideTheIntervalIsAccepted(@ForAll @FloatRange(min = 0, max = 1) float c) {
         assertEquals(c, valid().confidence(c).build().confidence());
+    }
+
+    @Property
+    void everyConfidenceOutsideTheIntervalIsRejected(@ForAll float c) {
+        Assume.that(!(c >= 0f && c <= 1f));
+        rejects("confidence", "[0, 1]", b -> b.confidence(c));
+    }
+
+    @Property
+    void aNonFiniteValueAnywhereInTheEmbeddingIsRejectedWithItsIndex(
+            @ForAll @IntRange(min = 1, max = 512) int dimension, @ForAll Random random,
+            @ForAll("nonFinite") float bad) {
+        float[] values = new float[dimension];
+        for (int i = 0; i < dimension; i++) {
+            values[i] = random.nextFloat() * 2 - 1;
+        }
+        int at = random.nextInt(dimension);
+        values[at] = bad;
+        rejects("embedding", "value " + at + " is ", b -> b.embedding(values));
+    }
+
+    @Provide
+    Arbitrary<Float> nonFinite() {
+        return Arbitraries.of(Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY);
+    }
+
+    @Property
+    void onlyTheDatabasesDimensionIsAccepted(@ForAll @IntRange(min = 1, max = 2048) int dimension,
+                                             @ForAll @IntRange(min = 1, max = 2048) int database) {
+        Intent i = valid().embedding(new float[dimension]).build();
+        if (dimension == database) {
+            i.requireDimension(database);
+        } else {
+            InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireDimension(database));
+            assertEquals("embedding", e.field());
+        }
+    }
+
+    @Property
+    void commandsAreMeasuredInUtf8Bytes(@ForAll @IntRange(min = 0, max = 30_000) int repeat,
+                                        @ForAll("oneCodePoint") String unit) {
+        String command = unit.repeat(repeat);
+        int bytes = command.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes <= IntentLimits.MAX_COMMAND_BYTES) {
+            assertEquals(command, valid().command(command).build().command());
+        } else {
+            rejects("command", bytes + " bytes", b -> b.command(command));
+        }
+    }
+
+    @Provide
+    Arbitrary<String> oneCodePoint() {
+        // 1, 2, 3 and 4 bytes of UTF-8.
+        return Arbitraries.of("a", "\u00e9", "\u20ac", "\ud83d\ude80");
+    }
+
+    @Property(tries = 50)
+    void atMost1024EdgesAreAccepted(@ForAll @IntRange(min = 0, max = 1100) int count) {
+        List<Edge> edges = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            edges.add(new Edge(IntentId.of(0, i), Relation.DEPENDENCY, 0.5f));
+        }
+        if (count <= IntentLimits.MAX_EDGES) {
+            assertEquals(count, valid().edges(edges).build().edges().size());
+        } else {
+            rejects("edges", count + " edges", b -> b.edges(edges));
+        }
     }
 
     @Test

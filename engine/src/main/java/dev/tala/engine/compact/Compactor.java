@@ -10,6 +10,7 @@ import dev.tala.compaction.CompactionStats;
 import dev.tala.compaction.TokenBucket;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.engine.background.CoalescingWorker;
 import dev.tala.engine.view.LiveState;
 import dev.tala.engine.view.SegmentHandle;
 import dev.tala.engine.write.FailureState;
@@ -26,10 +27,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -61,13 +59,7 @@ public final class Compactor {
     private final Settings settings;
     private final TokenBucket rateLimiter;
     private final ReentrantLock oneAtATime = new ReentrantLock();
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "tala-compaction");
-        t.setDaemon(true);
-        return t;
-    });
-    private final AtomicBoolean queued = new AtomicBoolean();
-    private volatile boolean shuttingDown;
+    private final CoalescingWorker worker = new CoalescingWorker("tala-compaction", this::backgroundPass);
 
     private final AtomicLong compactions = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
@@ -88,20 +80,19 @@ public final class Compactor {
 
     /** Asks for a background pass (after a flush); ignored when background compaction is off. */
     public void schedule() {
-        if (settings.background() && !shuttingDown && queued.compareAndSet(false, true)) {
-            thread.execute(this::backgroundPass);
+        if (settings.background()) {
+            worker.request();
         }
     }
 
     private void backgroundPass() {
-        queued.set(false);
         try {
-            while (!shuttingDown && !failure.hasFailed()
+            while (!worker.stopping() && !failure.hasFailed()
                     && runOnce(settings.policy()::pick, CompactionProgress.Listener.NONE).isPresent()) {
                 onProgress.run();
             }
         } catch (InterruptedIOException e) {
-            if (!shuttingDown) {
+            if (!worker.stopping()) {
                 failure.fail("background compaction failed", e);
             }
             // Cancelled by close: the job deleted its outputs and its inputs are untouched.
@@ -153,11 +144,7 @@ public final class Compactor {
             for (long id : choice.inputIds()) {
                 inputs.add(segments.stream().filter(h -> h.id() == id).findFirst().orElseThrow());
             }
-            CompactionStats stats = compact(choice, inputs, listener);
-            compactions.incrementAndGet();
-            bytesRead.addAndGet(stats.inputBytes());
-            bytesWritten.addAndGet(stats.outputBytes());
-            return Optional.of(stats);
+            return Optional.of(compact(choice, inputs, listener));
         } finally {
             oneAtATime.unlock();
         }
@@ -172,7 +159,7 @@ public final class Compactor {
         CompactionJob job = new CompactionJob(fs, options, files::next, layout::segmentFile)
                 .withProgress(listener)
                 .withRateLimiter(rateLimiter)
-                .withCancellation(() -> shuttingDown);
+                .withCancellation(worker::stopping);
         List<SegmentReader> readers = inputs.stream().map(SegmentHandle::reader).toList();
         CompactionResult result = job.run(choice, readers);
 
@@ -190,6 +177,10 @@ public final class Compactor {
             Path file = layout.segmentFile(in.id());
             in.whenUnused(() -> deleteObsolete(file));
         }
+        // Counted before publishing, so stats never show the new segments with the old counters.
+        compactions.incrementAndGet();
+        bytesRead.addAndGet(result.stats().inputBytes());
+        bytesWritten.addAndGet(result.stats().outputBytes());
         live.compacted(inputs, outputs);
         LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes), {}", inputs.size(),
                 result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(), choice.reason());
@@ -218,12 +209,8 @@ public final class Compactor {
      * edit finishes it.
      */
     public void shutdown() {
-        shuttingDown = true;
-        thread.shutdown();
-        try {
-            thread.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!worker.stop(Duration.ofMinutes(1))) {
+            LOG.warn("a compaction is still committing after a minute; closing anyway");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.tala.engine.flush;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
+import dev.tala.engine.background.CoalescingWorker;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.view.LiveState;
 import dev.tala.engine.view.SegmentHandle;
@@ -20,10 +21,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +46,7 @@ public final class Flusher {
     private final int dimension;
     private final EmbeddingType dtype;
     private final SegmentWriter writer;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "tala-flush");
-        t.setDaemon(true);
-        return t;
-    });
-    private final AtomicBoolean queued = new AtomicBoolean();
-    private volatile boolean shuttingDown;
+    private final CoalescingWorker worker = new CoalescingWorker("tala-flush", this::drain);
 
     private final AtomicLong flushes = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
@@ -76,14 +68,11 @@ public final class Flusher {
 
     /** Makes sure a flush pass will run soon; cheap to call often. */
     public void schedule() {
-        if (!shuttingDown && queued.compareAndSet(false, true)) {
-            thread.execute(this::drain);
-        }
+        worker.request();
     }
 
     private void drain() {
-        queued.set(false);
-        while (!shuttingDown && !failure.hasFailed()) {
+        while (!worker.stopping() && !failure.hasFailed()) {
             MemTable oldest = live.oldestImmutable();
             if (oldest == null) {
                 return;
@@ -126,11 +115,13 @@ public final class Flusher {
                 .nextFileNumber(files.peek())
                 .build());
         SegmentReader reader = SegmentReader.open(fs, path);
-        live.flushed(memtable, new SegmentHandle(reader, meta));
         deleteWalFilesBelow(keepWal);
         flushes.incrementAndGet();
         bytesWritten.addAndGet(summary.fileSize());
         nanos.addAndGet(System.nanoTime() - start);
+        // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
+        // by then everything the flush does (WAL files deleted, counters) must have happened.
+        live.flushed(memtable, new SegmentHandle(reader, meta));
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), id, summary.fileSize());
     }
 
@@ -158,16 +149,9 @@ public final class Flusher {
 
     /** Stops after the flush in progress, if any; frozen memtables not flushed stay in the WAL. */
     public void shutdown() {
-        shuttingDown = true;
-        thread.shutdown();
-        try {
-            if (!thread.awaitTermination(5, TimeUnit.MINUTES)) {
-                LOG.warn("a flush is still running after 5 minutes; closing anyway");
-                thread.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            thread.shutdownNow();
+        if (!worker.stop(Duration.ofMinutes(5))) {
+            LOG.warn("a flush is still running after 5 minutes; closing anyway");
+            worker.interrupt();
         }
     }
 

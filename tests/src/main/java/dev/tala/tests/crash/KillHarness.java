@@ -73,7 +73,11 @@ public final class KillHarness {
             }
             Thread.sleep(duringRecovery ? random.nextInt(400) : 20 + random.nextInt(800));
             child.destroyForcibly();
-            child.waitFor(60, TimeUnit.SECONDS);
+            if (!child.waitFor(60, TimeUnit.SECONDS)) {
+                // Still alive, it would hold the lock and every check below would fail for that.
+                failures.add("round " + crashes + ": the child did not die within 60 s of SIGKILL");
+                break;
+            }
             crashes++;
             addRound(ledger, SideLog.read(sideLog), roundSeed);
             int[] found = check(db, ledger, failures, crashes);

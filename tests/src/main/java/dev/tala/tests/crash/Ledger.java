@@ -14,12 +14,14 @@ import java.util.function.Function;
 /**
  * What a crash test promised the database: the state of every id after the last acknowledged
  * write to it, plus, for writes in flight when the crash came, the state they would have left.
- * After the crash each id must be in its acknowledged state or in one of its in-flight states;
- * nothing else may exist.
+ * After the crash each id must be in its acknowledged state or in one of its in-flight states,
+ * nothing else may exist, and a write in flight (a batch) shows either all of its effects or
+ * none: with each writer's writes in order, what survives is an exact prefix of them.
  */
 public final class Ledger {
     private final Map<IntentId, Optional<Intent>> acknowledged = new HashMap<>();
     private final Map<IntentId, List<Optional<Intent>>> inFlight = new HashMap<>();
+    private final List<PendingWrite> inFlightWrites = new ArrayList<>();
     private long acknowledgedWrites;
 
     /** The state a new write to {@code id} builds on (its outcome updates are resolved against it). */
@@ -30,10 +32,23 @@ public final class Ledger {
     /** A write is about to be sent; {@code effects} is what each id it touches becomes. */
     public synchronized void begin(Map<IntentId, Optional<Intent>> effects) {
         effects.forEach((id, state) -> inFlight.computeIfAbsent(id, k -> new ArrayList<>()).add(state));
+        Map<IntentId, Optional<Intent>> before = new HashMap<>();
+        effects.keySet().forEach(id -> before.put(id, current(id)));
+        inFlightWrites.add(new PendingWrite(effects, before));
+    }
+
+    /** A write in flight: what it makes of each id, and what each id was before it. */
+    private record PendingWrite(Map<IntentId, Optional<Intent>> after, Map<IntentId, Optional<Intent>> before) {
+    }
+
+    /** Callers pass the same map to begin and to acknowledge or refused. */
+    private void settleWrite(Map<IntentId, Optional<Intent>> effects) {
+        inFlightWrites.removeIf(w -> w.after() == effects);
     }
 
     /** The write was acknowledged: its effects now must survive. */
     public synchronized void acknowledge(Map<IntentId, Optional<Intent>> effects) {
+        settleWrite(effects);
         effects.forEach((id, state) -> {
             acknowledged.put(id, state);
             List<Optional<Intent>> pending = inFlight.get(id);
@@ -49,6 +64,7 @@ public final class Ledger {
 
     /** The write was refused before anything was logged (e.g. invalid input): it never happened. */
     public synchronized void refused(Map<IntentId, Optional<Intent>> effects) {
+        settleWrite(effects);
         effects.forEach((id, state) -> {
             List<Optional<Intent>> pending = inFlight.get(id);
             if (pending != null) {
@@ -79,13 +95,20 @@ public final class Ledger {
             acknowledged.put(id, read.apply(id));
         }
         inFlight.clear();
+        inFlightWrites.clear();
     }
 
     /** A violation of the ledger after a crash. */
-    public record Violation(IntentId id, Optional<Intent> expected, Optional<Intent> actual, boolean lost) {
+    public record Violation(IntentId id, Optional<Intent> expected, Optional<Intent> actual, boolean lost,
+                            String why) {
+        Violation(IntentId id, Optional<Intent> expected, Optional<Intent> actual, boolean lost) {
+            this(id, expected, actual, lost, "");
+        }
+
         @Override
         public String toString() {
-            return (lost ? "LOST " : "CORRUPT ") + id + ": expected " + expected.map(Intent::toString).orElse("absent")
+            return (lost ? "LOST " : "CORRUPT ") + id + (why.isEmpty() ? "" : " (" + why + ")") + ": expected "
+                    + expected.map(Intent::toString).orElse("absent")
                     + " but found " + actual.map(Intent::toString).orElse("absent");
         }
     }
@@ -110,6 +133,36 @@ public final class Ledger {
                 violations.add(new Violation(id, Optional.empty(), read.apply(id), false));
             }
         }
+        for (PendingWrite w : inFlightWrites) {
+            violations.addAll(tornBatch(w, read));
+        }
         return violations;
+    }
+
+    /** Ids of {@code w} left as before it while others of it took its effect: a half-applied batch. */
+    private static List<Violation> tornBatch(PendingWrite w, Function<IntentId, Optional<Intent>> read) {
+        List<IntentId> applied = new ArrayList<>();
+        List<IntentId> missed = new ArrayList<>();
+        w.after().forEach((id, after) -> {
+            Optional<Intent> before = w.before().get(id);
+            if (after.equals(before)) {
+                return; // this part of the write changes nothing visible
+            }
+            Optional<Intent> actual = read.apply(id);
+            if (actual.equals(after)) {
+                applied.add(id);
+            } else if (actual.equals(before)) {
+                missed.add(id);
+            }
+        });
+        if (applied.isEmpty() || missed.isEmpty()) {
+            return List.of();
+        }
+        List<Violation> torn = new ArrayList<>();
+        for (IntentId id : missed) {
+            torn.add(new Violation(id, w.after().get(id), read.apply(id), false,
+                    "half of a batch: " + applied.size() + " of its ids took effect, this one did not"));
+        }
+        return torn;
     }
 }

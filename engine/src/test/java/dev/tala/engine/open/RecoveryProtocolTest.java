@@ -1,0 +1,134 @@
+package dev.tala.engine.open;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.Intent;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.recovery.RecoveryReport;
+import dev.tala.recovery.RecoveryReport.Action.Kind;
+import dev.tala.segment.SegmentHeader;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.format.TbfFormat;
+import dev.tala.wal.Durability;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The open protocol's repairs of the segment directory (docs/RECOVERY.md): a segment flagged
+ * is_partial or cut inside its header is deleted, a complete segment the MANIFEST does not list
+ * is moved to DIR/lost/ rather than deleted, each is reported with its reason, the report times
+ * every step, the live data is untouched, and the next open is clean.
+ */
+class RecoveryProtocolTest {
+    static final int DIM = 8;
+
+    @TempDir
+    Path tmp;
+
+    private static Options options() {
+        return Options.builder().dimension(DIM).memtableBytes(64 * 1024).durability(Durability.none()).build();
+    }
+
+    /** A database with one flushed segment holding {@code count} intents; returns them. */
+    private static List<Intent> fill(Path dir, long seed, int count) {
+        RandomIntents gen = new RandomIntents(seed, DIM);
+        List<Intent> written = new ArrayList<>();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            for (int i = 0; i < count; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+            db.flush();
+        }
+        return written;
+    }
+
+    private static Path onlySegment(Path dir) throws IOException {
+        try (var files = Files.list(new DatabaseLayout(dir).segmentDir())) {
+            List<Path> all = files.toList();
+            assertEquals(1, all.size(), "one segment in " + dir + ": " + all);
+            return all.getFirst();
+        }
+    }
+
+    @Test
+    void strayAndPartialSegmentsAreRepairedAndReported() throws IOException {
+        Path dir = tmp.resolve("db");
+        List<Intent> live = fill(dir, 1, 50);
+        Path other = tmp.resolve("other");
+        List<Intent> stray = fill(other, 2, 30);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Path foreign = onlySegment(other);
+
+        // A complete segment nobody listed (say, copied in by hand, or a MANIFEST edit lost).
+        Path unlisted = layout.segmentFile(900);
+        Files.copy(foreign, unlisted);
+        // A segment whose flush died before it cleared is_partial.
+        Path partial = layout.segmentFile(901);
+        Files.copy(foreign, partial);
+        SegmentHeader header = SegmentReader.readHeader(LocalFileLayer.INSTANCE, partial);
+        try (RandomAccessFile f = new RandomAccessFile(partial.toFile(), "rw")) {
+            f.write(header.withFlags(header.flags() | TbfFormat.FLAG_IS_PARTIAL).encode());
+        }
+        // A segment whose write died inside the header.
+        Path cut = layout.segmentFile(902);
+        Files.write(cut, Files.readAllBytes(foreign), java.nio.file.StandardOpenOption.CREATE_NEW);
+        try (RandomAccessFile f = new RandomAccessFile(cut.toFile(), "rw")) {
+            f.setLength(100);
+        }
+
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            RecoveryReport report = db.recoveryReport();
+            assertFalse(report.isClean(), report.summary());
+            assertEquals(List.of(Kind.MOVED_TO_LOST), kinds(report, unlisted), report.summary());
+            assertEquals(List.of(Kind.DELETED_PARTIAL_SEGMENT), kinds(report, partial), report.summary());
+            assertEquals(List.of(Kind.DELETED_PARTIAL_SEGMENT), kinds(report, cut), report.summary());
+            assertTrue(reason(report, partial).contains("is_partial"), report.summary());
+            assertFalse(report.steps().isEmpty(), "the report times its steps");
+            assertTrue(report.steps().stream().allMatch(s -> !s.took().isNegative()), report.summary());
+            assertEquals(1, report.liveSegments());
+
+            for (Intent x : live) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+            for (Intent x : stray) {
+                assertEquals(Optional.empty(), db.get(x.id()), "a stray segment's rows are not served");
+            }
+        }
+        assertFalse(Files.exists(unlisted));
+        assertFalse(Files.exists(partial));
+        assertFalse(Files.exists(cut));
+        Path kept = layout.lostDir().resolve(unlisted.getFileName());
+        assertTrue(Files.exists(kept), "the unlisted segment is kept for inspection in lost/");
+        assertEquals(Files.size(foreign), Files.size(kept));
+
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
+            assertEquals(live.size(), db.stats().intents());
+        }
+    }
+
+    private static List<Kind> kinds(RecoveryReport report, Path file) {
+        return report.actions().stream().filter(a -> a.file().equals(file.toString()))
+                .map(RecoveryReport.Action::kind).toList();
+    }
+
+    private static String reason(RecoveryReport report, Path file) {
+        return report.actions().stream().filter(a -> a.file().equals(file.toString()))
+                .map(RecoveryReport.Action::reason).findFirst().orElse("");
+    }
+}
