@@ -20,6 +20,7 @@ import dev.tala.engine.view.ReadView;
 import dev.tala.engine.view.SegmentHandle;
 import dev.tala.recovery.RecoveryReport;
 import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
@@ -241,6 +242,16 @@ public final class TalaDB implements AutoCloseable {
         }
     }
 
+    /**
+     * The live segments, newest first: what the MANIFEST lists and reads use now (RocksDB's live
+     * files). Compaction inputs leave this list when the compaction commits, before their
+     * files are deleted.
+     */
+    public List<SegmentMeta> liveSegments() {
+        checkOpen();
+        return db.live().segments().stream().map(SegmentHandle::meta).toList();
+    }
+
     /** Compacts the smallest run of segments covering every one that overlaps [from, to). */
     public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
         checkOpen();
@@ -331,6 +342,7 @@ public final class TalaDB implements AutoCloseable {
             first = first == null ? e : first;
         }
         db.live().close();
+        db.compactor().deleteReleasedInputs();
         try {
             db.lock().close();
         } catch (IOException e) {

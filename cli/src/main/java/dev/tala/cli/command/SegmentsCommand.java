@@ -11,6 +11,7 @@ import dev.tala.segment.SegmentInfo;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +27,9 @@ public final class SegmentsCommand implements Callable<Integer> {
     @Mixin
     DbOptions common;
 
+    /** How often to retry when a compaction in another process removed a segment between reads. */
+    private static final int ATTEMPTS = 5;
+
     @Override
     public Integer call() throws Exception {
         FileLayer fs = LocalFileLayer.INSTANCE;
@@ -33,25 +37,7 @@ public final class SegmentsCommand implements Callable<Integer> {
         if (!Files.exists(layout.manifestFile())) {
             throw new TalaException("no database at " + layout.dir());
         }
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (SegmentMeta m : ManifestReader.read(fs, layout.manifestFile()).state().segments().values()) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("id", m.id());
-            r.put("level", m.level());
-            r.put("nodes", m.rows());
-            r.put("bytes", m.fileSize());
-            SegmentInfo info = SegmentReader.readSummary(fs, layout.segmentFile(m.id()), SegmentOpenOption.ALLOW_PARTIAL);
-            r.put("partial", info.header().isPartial());
-            r.put("compacted", info.header().isCompacted());
-            r.put("tombstones", info.tombstoneCount());
-            r.put("edges", info.edgeCount());
-            r.put("dtype", info.header().embeddingType().label());
-            r.put("min_timestamp", Long.toUnsignedString(m.minTimestamp()));
-            r.put("max_timestamp", Long.toUnsignedString(m.maxTimestamp()));
-            r.put("min_sequence", m.minSequence());
-            r.put("max_sequence", m.maxSequence());
-            rows.add(r);
-        }
+        List<Map<String, Object>> rows = listSegments(fs, layout);
         if (common.json()) {
             System.out.println(Json.line(rows));
             return 0;
@@ -68,5 +54,56 @@ public final class SegmentsCommand implements Callable<Integer> {
         }
         t.print(System.out);
         return 0;
+    }
+
+    /**
+     * Reads the MANIFEST, then each listed segment's header and footer. This takes no lock, so
+     * a process that has the database open may compact meanwhile and delete a listed segment;
+     * then the MANIFEST has moved on, and the listing starts again from it. A listed segment
+     * that cannot be read is reported.
+     */
+    private static List<Map<String, Object>> listSegments(FileLayer fs, DatabaseLayout layout) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            boolean stale = false;
+            for (SegmentMeta m : listed(fs, layout).values()) {
+                SegmentInfo info;
+                try {
+                    info = SegmentReader.readSummary(fs, layout.segmentFile(m.id()), SegmentOpenOption.ALLOW_PARTIAL);
+                } catch (IOException | TalaException e) {
+                    if (attempt < ATTEMPTS && !listed(fs, layout).containsKey(m.id())) {
+                        stale = true;
+                        break;
+                    }
+                    throw e;
+                }
+                rows.add(row(m, info));
+            }
+            if (!stale) {
+                return rows;
+            }
+        }
+    }
+
+    private static Map<Long, SegmentMeta> listed(FileLayer fs, DatabaseLayout layout) throws IOException {
+        return ManifestReader.read(fs, layout.manifestFile()).state().segments();
+    }
+
+    private static Map<String, Object> row(SegmentMeta m, SegmentInfo info) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("id", m.id());
+        r.put("level", m.level());
+        r.put("nodes", m.rows());
+        r.put("bytes", m.fileSize());
+        r.put("partial", info.header().isPartial());
+        r.put("compacted", info.header().isCompacted());
+        r.put("tombstones", info.tombstoneCount());
+        r.put("edges", info.edgeCount());
+        r.put("dtype", info.header().embeddingType().label());
+        r.put("min_timestamp", Long.toUnsignedString(m.minTimestamp()));
+        r.put("max_timestamp", Long.toUnsignedString(m.maxTimestamp()));
+        r.put("min_sequence", m.minSequence());
+        r.put("max_sequence", m.maxSequence());
+        return r;
     }
 }

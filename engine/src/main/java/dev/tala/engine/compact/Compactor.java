@@ -60,6 +60,7 @@ public final class Compactor {
     private final TokenBucket rateLimiter;
     private final ReentrantLock oneAtATime = new ReentrantLock();
     private final CoalescingWorker worker = new CoalescingWorker("tala-compaction", this::backgroundPass);
+    private final ObsoleteFiles obsoleteFiles;
 
     private final AtomicLong compactions = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
@@ -76,6 +77,7 @@ public final class Compactor {
         this.onProgress = onProgress;
         this.settings = settings;
         this.rateLimiter = settings.bytesPerSecond() > 0 ? new TokenBucket(settings.bytesPerSecond()) : null;
+        this.obsoleteFiles = new ObsoleteFiles(fs);
     }
 
     /** Asks for a background pass (after a flush); ignored when background compaction is off. */
@@ -175,7 +177,7 @@ public final class Compactor {
         }
         for (SegmentHandle in : inputs) {
             Path file = layout.segmentFile(in.id());
-            in.whenUnused(() -> deleteObsolete(file));
+            in.whenUnused(() -> obsoleteFiles.delete(file));
         }
         // Counted before publishing, so stats never show the new segments with the old counters.
         compactions.incrementAndGet();
@@ -185,16 +187,6 @@ public final class Compactor {
         LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes), {}", inputs.size(),
                 result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(), choice.reason());
         return result.stats();
-    }
-
-    /** Deletes an input no reader maps any more; if this fails, the next open deletes it (it is obsolete). */
-    private void deleteObsolete(Path file) {
-        try {
-            fs.delete(file);
-            fs.syncDirectory(file.getParent());
-        } catch (IOException e) {
-            LOG.warn("could not delete the compacted segment {}; the next open will", file, e);
-        }
     }
 
     private static List<SegmentMeta> metas(List<SegmentHandle> segments) {
@@ -212,6 +204,14 @@ public final class Compactor {
         if (!worker.stop(Duration.ofMinutes(1))) {
             LOG.warn("a compaction is still committing after a minute; closing anyway");
         }
+    }
+
+    /**
+     * Deletes the inputs whose last reader is gone; call after the live set is closed, so
+     * that every input is released by then.
+     */
+    public void deleteReleasedInputs() {
+        obsoleteFiles.close();
     }
 
     /** Counters for stats. */

@@ -30,8 +30,8 @@ import java.util.Set;
  */
 public final class PowerLossSweep {
     /** What one sweep covered and found. */
-    public record Result(String scenario, PowerLossMode mode, int crashPoints, long acknowledgedWrites,
-                         List<String> failures) {
+    public record Result(String scenario, PowerLossMode mode, int crashPoints, boolean complete,
+                         long acknowledgedWrites, List<String> failures) {
         public boolean passed() {
             return failures.isEmpty();
         }
@@ -39,7 +39,8 @@ public final class PowerLossSweep {
         @Override
         public String toString() {
             return "sweep " + scenario + " (" + mode.name().toLowerCase(java.util.Locale.ROOT) + "): " + crashPoints
-                    + " crash points, " + acknowledgedWrites + " acknowledged writes checked, "
+                    + " crash points" + (complete ? " (all of the window)" : " (stopped at the limit; the window is longer)")
+                    + ", " + acknowledgedWrites + " acknowledged writes checked, "
                     + (failures.isEmpty() ? "no violations" : failures.size() + " FAILURES");
         }
     }
@@ -48,12 +49,13 @@ public final class PowerLossSweep {
     }
 
     /**
-     * @param maxPoints stop after this many crash points even if the window is longer
+     * @param maxPoints stop after this many crash points even if the window is longer ({@link Result#complete()} says)
      */
     public static Result run(CrashScenario scenario, Path workDir, PowerLossMode mode, long seed, int maxPoints) {
         List<String> failures = new ArrayList<>();
         long acknowledged = 0;
         int points = 0;
+        boolean complete = false;
         for (int k = 0; k < maxPoints; k++) {
             Path root = workDir.resolve(scenario.name() + "-" + k);
             Point point = crashAt(scenario, root, mode, seed + k, k);
@@ -65,11 +67,12 @@ public final class PowerLossSweep {
                 deleteTree(root);
             }
             if (!point.crashed) {
+                complete = true; // the window ended before the k-th operation: every point was swept
                 break;
             }
             points++;
         }
-        return new Result(scenario.name(), mode, points, acknowledged, List.copyOf(failures));
+        return new Result(scenario.name(), mode, points, complete, acknowledged, List.copyOf(failures));
     }
 
     /** One crash point: whether the machine died in the window, and what the check found. */

@@ -1,13 +1,14 @@
 package dev.tala.tests.corruption;
 
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.TalaDB;
-import java.nio.file.Path;
+import dev.tala.segment.SegmentMeta;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Records which writes each segment file holds, by watching the segment directory around
+ * Records which writes each segment file holds, by watching the live segments around
  * explicit flushes and compactions. Needed to know what recovery drops when it moves a segment
  * to {@code lost/}.
  */
@@ -27,9 +28,9 @@ final class SegmentTracker {
 
     /** Flushes the memtable; the one new segment holds every write since the previous flush. */
     void flush() {
-        Set<String> before = onDisk();
+        Set<String> before = liveNames();
         db.flush();
-        Set<String> added = onDisk();
+        Set<String> added = liveNames();
         added.removeAll(before);
         if (added.size() != 1) {
             throw new IllegalStateException("a flush should add one segment, it added " + added);
@@ -44,9 +45,9 @@ final class SegmentTracker {
 
     /** Compacts everything; each output may hold any write of the inputs it replaced. */
     void compact() {
-        Set<String> before = onDisk();
+        Set<String> before = liveNames();
         db.compact(progress -> { });
-        Set<String> after = onDisk();
+        Set<String> after = liveNames();
         Set<String> removed = new HashSet<>(before);
         removed.removeAll(after);
         Set<String> added = new HashSet<>(after);
@@ -63,10 +64,11 @@ final class SegmentTracker {
         }
     }
 
-    private Set<String> onDisk() {
+    /** The live segments' file names (compaction inputs are deleted from disk a little later). */
+    private Set<String> liveNames() {
         Set<String> names = new HashSet<>();
-        for (Path p : BaseDatabase.list(db.directory().resolve("segments"))) {
-            names.add(p.getFileName().toString());
+        for (SegmentMeta m : db.liveSegments()) {
+            names.add(DatabaseLayout.segmentFileName(m.id()));
         }
         return names;
     }

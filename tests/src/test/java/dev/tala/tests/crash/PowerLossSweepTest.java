@@ -33,5 +33,6 @@ class PowerLossSweepTest {
         System.out.println(result);
         assertTrue(result.passed(), String.join("\n", result.failures()));
         assertTrue(result.crashPoints() > 3, "the sweep reached the crash window: " + result);
+        assertTrue(result.complete(), "the sweep covered every crash point of the window: " + result);
     }
 }

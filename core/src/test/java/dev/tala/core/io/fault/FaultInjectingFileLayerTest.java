@@ -254,6 +254,41 @@ class FaultInjectingFileLayerTest {
         next.lock(dir.resolve("LOCK")).close();
     }
 
+    @Test
+    void tornAndZeroFilledTailsReallyHappen() throws IOException {
+        // The property below accepts a tail of any length; this shows the two lossy modes do
+        // produce a strictly partial tail for some seeds, not merely allow one.
+        for (PowerLossMode mode : List.of(PowerLossMode.TORN_TAIL, PowerLossMode.ZERO_FILLED_TAIL)) {
+            int partial = 0;
+            for (long seed = 0; seed < 20; seed++) {
+                Path root = tmp.resolve(mode + "-" + seed);
+                Files.createDirectories(root);
+                FaultInjectingFileLayer layer = new FaultInjectingFileLayer(root.resolve("stash"));
+                Path file = root.resolve("f");
+                byte[] forced = new byte[1000];
+                Arrays.fill(forced, (byte) 1);
+                byte[] unforced = new byte[1000];
+                Arrays.fill(unforced, (byte) 2);
+                try (WritableFile f = layer.create(file)) {
+                    layer.syncDirectory(root);
+                    f.append(ByteBuffer.wrap(forced));
+                    f.force();
+                    f.append(ByteBuffer.wrap(unforced));
+                }
+                layer.powerLoss(mode, seed);
+                byte[] after = Files.readAllBytes(file);
+                if (after.length > 1000 && after.length < 2000) {
+                    partial++;
+                    byte expected = mode == PowerLossMode.TORN_TAIL ? (byte) 2 : (byte) 0;
+                    for (int i = 1000; i < after.length; i++) {
+                        assertEquals(expected, after[i], mode + " byte " + i);
+                    }
+                }
+            }
+            assertTrue(partial > 0, mode + " never left a partial tail in 20 seeds");
+        }
+    }
+
     /** Random appends and forces: after power loss each mode leaves what it promises. */
     @Property(tries = 60)
     void powerLossKeepsExactlyTheForcedPrefixOrATornExtensionOfIt(
