@@ -173,7 +173,10 @@ public final class DatabaseRecovery implements AutoCloseable {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
                             + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
-                } else if (f.droppedTailBytes() > 0) {
+                } else if (f.droppedTailBytes() > 0 || f.size() == 0) {
+                    // An empty file was created by a process that died before writing its header.
+                    // Left in place, it would sit below the WAL file this open creates, where an
+                    // incomplete header is no longer a torn tail and the next open would refuse it.
                     truncateTail(f);
                 }
                 if (!f.skipped().isEmpty()) {

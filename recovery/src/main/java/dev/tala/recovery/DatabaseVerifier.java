@@ -101,6 +101,19 @@ public final class DatabaseVerifier {
         } catch (TalaException e) {
             problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
         }
+        // Skipping lists every damaged record but forgives what a default open refuses (say, an
+        // empty WAL file that is not the newest), so the open's own verdict is added when it differs.
+        try {
+            WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
+        } catch (CorruptionException e) {
+            if (problems.stream().noneMatch(p -> p.file().equals(e.file()) && p.offset() == e.offset())) {
+                problems.add(new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)"));
+            }
+        } catch (TalaException e) {
+            if (problems.stream().noneMatch(p -> p.what().equals(e.getMessage()))) {
+                problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
+            }
+        }
         return new VerifyReport(List.copyOf(problems), files, bytes);
     }
 }

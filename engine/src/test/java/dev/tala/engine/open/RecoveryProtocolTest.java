@@ -2,20 +2,26 @@ package dev.tala.engine.open;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
+import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.RecoveryReport;
+import dev.tala.recovery.VerifyReport;
 import dev.tala.recovery.RecoveryReport.Action.Kind;
 import dev.tala.segment.SegmentHeader;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.Durability;
+import dev.tala.wal.WalRecoveryMode;
+import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -120,6 +126,74 @@ class RecoveryProtocolTest {
             assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
             assertEquals(live.size(), db.stats().intents());
         }
+    }
+
+    @Test
+    void anEmptyWalFileLeftByADeathDuringItsCreationIsRemoved() throws IOException {
+        // Found by 'tala crashtest': a child killed between creating a WAL file and writing its
+        // header left a 0-byte newest file; the next open kept it and started a newer one, and
+        // the open after that refused the database ("header incomplete, not the newest").
+        Path dir = tmp.resolve("db");
+        RandomIntents gen = new RandomIntents(3, DIM);
+        List<Intent> written = new ArrayList<>();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            for (int i = 0; i < 40; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x); // left in the WAL: nothing is flushed
+            }
+        }
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Path empty = layout.walFile(999);
+        Files.createFile(empty);
+
+        for (int open = 1; open <= 3; open++) {
+            try (TalaDB db = TalaDB.open(dir, options())) {
+                if (open == 1) {
+                    assertEquals(List.of(Kind.TRUNCATED_WAL_TAIL), kinds(db.recoveryReport(), empty),
+                            db.recoveryReport().summary());
+                }
+                for (Intent x : written) {
+                    assertEquals(Optional.of(x), db.get(x.id()), "open " + open);
+                }
+            }
+            assertFalse(Files.exists(empty), "the empty WAL file is gone after open " + open);
+            assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean(), "verify after open " + open);
+        }
+    }
+
+    @Test
+    void anEmptyWalFileBelowTheNewestIsReportedByVerifyAndRepairedBySkipping() throws IOException {
+        // The state the bug above left behind, built by hand: records in WAL file 1, an empty
+        // file 2, and a newer file 3 with a header and no records.
+        Path dir = tmp.resolve("db");
+        Intent kept = new RandomIntents(4, DIM).next();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(kept);
+        }
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        try (var files = Files.list(layout.walDir())) {
+            assertEquals(List.of(layout.walFile(1)), files.toList());
+        }
+        Path empty = layout.walFile(2);
+        Files.createFile(empty);
+        WriteAheadLog.create(LocalFileLayer.INSTANCE, layout.walDir(), 3, 1, Durability.none()).close();
+
+        VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        assertFalse(report.isClean(), "verify agrees with the open below");
+        assertTrue(report.problems().stream().anyMatch(p -> p.file().equals(empty.toString())), report.problems().toString());
+        CorruptionException refused = assertThrows(CorruptionException.class, () -> TalaDB.open(dir, options()));
+        assertEquals(empty.toString(), refused.file());
+
+        // What docs/RECOVERY.md tells an operator to do: recover skipping what is damaged.
+        try (TalaDB db = TalaDB.open(dir, options().toBuilder().recoveryMode(WalRecoveryMode.SKIP_CORRUPTED).build())) {
+            assertEquals(Optional.of(kept), db.get(kept.id()));
+        }
+        assertFalse(Files.exists(empty));
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertEquals(Optional.of(kept), db.get(kept.id()));
+        }
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
     }
 
     private static List<Kind> kinds(RecoveryReport report, Path file) {

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The process the kill test murders: opens the database, prints "ready", then runs one
+ * The process the kill test murders: prints "opening", opens the database, prints "ready", then runs one
  * workload per thread, SYNC writes, logging each in the side log, until it is killed.
  * Arguments: DB_DIR SIDE_LOG SEED THREADS.
  */
@@ -31,6 +31,9 @@ public final class KillChild {
         Path sideLog = Path.of(args[1]);
         long seed = Long.parseLong(args[2]);
         int threads = Integer.parseInt(args[3]);
+        // Tells the supervisor that recovery starts now, so that it can aim a kill at it.
+        System.out.println("opening");
+        System.out.flush();
         TalaDB tala = TalaDB.open(db, options().toBuilder().createIfMissing(false).build());
         SideLog log = new SideLog(sideLog);
         System.out.println("ready");

@@ -67,11 +67,15 @@ public final class KillHarness {
             Path sideLog = workDir.resolve("side-" + crashes + ".log");
             Process child = startChild(db, sideLog, roundSeed);
             boolean duringRecovery = random.nextInt(5) == 0;
-            if (!duringRecovery && !awaitReady(child)) {
-                failures.add("round " + crashes + ": the child did not open the database: " + drain(child));
+            // A kill aimed at recovery waits for the child's JVM to start and then strikes within
+            // the few milliseconds its open (WAL replay, manifest, segment checks) takes.
+            List<String> before = new ArrayList<>();
+            if (!awaitLine(child, duringRecovery ? "opening" : "ready", before)) {
+                failures.add("round " + crashes + ": the child did not open the database: "
+                        + String.join("\n", before) + drain(child));
                 break;
             }
-            Thread.sleep(duringRecovery ? random.nextInt(400) : 20 + random.nextInt(800));
+            Thread.sleep(duringRecovery ? random.nextInt(30) : 20 + random.nextInt(800));
             child.destroyForcibly();
             if (!child.waitFor(60, TimeUnit.SECONDS)) {
                 // Still alive, it would hold the lock and every check below would fail for that.
@@ -111,10 +115,12 @@ public final class KillHarness {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
-    private static boolean awaitReady(Process child) throws IOException {
+    /** Reads the child's output up to {@code expected}; what came before goes to {@code seen}. */
+    private static boolean awaitLine(Process child, String expected, List<String> seen) throws IOException {
         BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream()));
         for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.equals("ready")) {
+            seen.add(line);
+            if (line.equals(expected)) {
                 return true;
             }
         }
