@@ -201,6 +201,19 @@ class CliSubprocessTest {
     }
 
     @Test
+    @Order(7)
+    void benchComparesBothStoresAndGivesEveryRatio() throws Exception {
+        // A smoke run at a small size: the figures mean nothing here, their presence does.
+        Run r = ok(null, "bench", "--intents", "2000", "--json", "--db", work.resolve("bench").toString());
+        JsonNode report = JSON.readTree(r.out());
+        for (String ratio : List.of("put", "get", "scan", "search", "recovery", "space")) {
+            assertTrue(report.get("ratios").has(ratio), "ratio " + ratio + ": " + r.out());
+            assertTrue(report.get("ratios").get(ratio).asDouble() > 0, "ratio " + ratio + ": " + r.out());
+        }
+        assertFalse(Files.exists(work.resolve("bench")), "the work directory is deleted afterwards");
+    }
+
+    @Test
     @Order(6)
     void verifyListsTheDamageAndExitsOne() throws Exception {
         Path damaged = work.resolve("damaged");

@@ -33,6 +33,15 @@ public final class SideBySide {
         public static Settings full() {
             return new Settings(200_000, 16, 500, 200_000, 500, 30, 20_000);
         }
+
+        /** The quick run's shape at another size (a smoke run, or a closer look at one size). */
+        public static Settings sized(int intents) {
+            if (intents < 100) {
+                throw new IllegalArgumentException("a side-by-side run needs at least 100 intents, not " + intents);
+            }
+            return new Settings(intents, 16, Math.min(150, Math.max(10, intents / 100)), intents,
+                    Math.min(100, Math.max(10, intents / 500)), 10, Math.min(10_000, intents / 5));
+        }
     }
 
     /** One workload measured on both stores. Ratios are "TalaDB is this many times better". */
