@@ -115,13 +115,21 @@ public final class Flusher {
                 .nextFileNumber(files.peek())
                 .build());
         SegmentReader reader = SegmentReader.open(fs, path);
-        deleteWalFilesBelow(keepWal);
+        IOException walCleanup = null;
+        try {
+            deleteWalFilesBelow(keepWal);
+        } catch (IOException e) {
+            walCleanup = e; // the segment is listed all the same; the next open deletes the files
+        }
         flushes.incrementAndGet();
         bytesWritten.addAndGet(summary.fileSize());
         nanos.addAndGet(System.nanoTime() - start);
         // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
         // by then everything the flush does (WAL files deleted, counters) must have happened.
         live.flushed(memtable, new SegmentHandle(reader, meta));
+        if (walCleanup != null) {
+            throw walCleanup;
+        }
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), id, summary.fileSize());
     }
 
