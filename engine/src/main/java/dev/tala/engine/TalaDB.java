@@ -249,7 +249,7 @@ public final class TalaDB implements AutoCloseable {
      */
     public List<SegmentMeta> liveSegments() {
         checkOpen();
-        return db.live().segments().stream().map(SegmentHandle::meta).toList();
+        return SegmentHandle.metas(db.live().segments());
     }
 
     /** Compacts the smallest run of segments covering every one that overlaps [from, to). */

@@ -19,6 +19,7 @@ import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
+import dev.tala.tests.crash.PowerLossSweep;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,7 +153,7 @@ class DifferentialTest {
                         }
                         case Op.Crash c -> {
                             fs.powerLoss(c.mode(), c.seed());
-                            closeAfterCrash(tala);
+                            PowerLossSweep.closeQuietly(tala);
                             fs = new FaultInjectingFileLayer(root.resolve("stash-" + ++crashes));
                             tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
                             assertSameContents(oracle, tala);
@@ -167,19 +168,10 @@ class DifferentialTest {
                 tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
                 assertSameContents(oracle, tala);
             } finally {
-                closeAfterCrash(tala);
+                PowerLossSweep.closeQuietly(tala);
             }
         } finally {
             deleteTree(root);
-        }
-    }
-
-    /** The machine is down, so closing the old instance (to stop its threads) may fail. */
-    private static void closeAfterCrash(TalaDB tala) {
-        try {
-            tala.close();
-        } catch (RuntimeException expected) {
-            // its files are gone from under it
         }
     }
 

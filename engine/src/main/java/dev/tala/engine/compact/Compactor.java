@@ -128,7 +128,8 @@ public final class Compactor {
 
     /** Bytes of the compaction the policy would run next (0 when it would run none). */
     public long pendingBytes() {
-        return settings.policy().pick(metas(live.segments())).map(CompactionChoice::inputBytes).orElse(0L);
+        return settings.policy().pick(SegmentHandle.metas(live.segments()))
+                .map(CompactionChoice::inputBytes).orElse(0L);
     }
 
     private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,
@@ -137,7 +138,7 @@ public final class Compactor {
         try {
             failure.checkWritable();
             List<SegmentHandle> segments = live.segments();
-            Optional<CompactionChoice> picked = select.apply(metas(segments));
+            Optional<CompactionChoice> picked = select.apply(SegmentHandle.metas(segments));
             if (picked.isEmpty()) {
                 return Optional.empty();
             }
@@ -187,10 +188,6 @@ public final class Compactor {
         LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes), {}", inputs.size(),
                 result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(), choice.reason());
         return result.stats();
-    }
-
-    private static List<SegmentMeta> metas(List<SegmentHandle> segments) {
-        return segments.stream().map(SegmentHandle::meta).toList();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.tala.engine.view;
 
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,11 @@ public final class SegmentHandle {
 
     public long id() {
         return meta.id();
+    }
+
+    /** The metadata of each handle, in the same order. */
+    public static List<SegmentMeta> metas(List<SegmentHandle> segments) {
+        return segments.stream().map(SegmentHandle::meta).toList();
     }
 
     void retain() {

@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The process the kill test murders: prints "opening", opens the database, prints "ready", then runs one
- * workload per thread, SYNC writes, logging each in the side log, until it is killed.
+ * The process the kill test murders: prints "opening", opens the database, prints "ready",
+ * then runs one workload per thread, SYNC writes, logging each in the side log, until it is
+ * killed.
  * Arguments: DB_DIR SIDE_LOG SEED THREADS.
  */
 public final class KillChild {

@@ -20,60 +20,39 @@ import java.util.function.Function;
  */
 public final class Ledger {
     private final Map<IntentId, Optional<Intent>> acknowledged = new HashMap<>();
-    private final Map<IntentId, List<Optional<Intent>>> inFlight = new HashMap<>();
-    private final List<PendingWrite> inFlightWrites = new ArrayList<>();
+    /** Writes begun and neither acknowledged nor refused, oldest first. */
+    private final List<PendingWrite> inFlight = new ArrayList<>();
     private long acknowledgedWrites;
+
+    /** A write in flight: what it makes of each id, and what each id was before it. */
+    private record PendingWrite(Map<IntentId, Optional<Intent>> after, Map<IntentId, Optional<Intent>> before) {
+    }
 
     /** The state a new write to {@code id} builds on (its outcome updates are resolved against it). */
     public synchronized Optional<Intent> current(IntentId id) {
         return acknowledged.getOrDefault(id, Optional.empty());
     }
 
-    /** A write is about to be sent; {@code effects} is what each id it touches becomes. */
+    /**
+     * A write is about to be sent; {@code effects} is what each id it touches becomes. Pass the
+     * same map to {@link #acknowledge} or {@link #refused} when the write is settled.
+     */
     public synchronized void begin(Map<IntentId, Optional<Intent>> effects) {
-        effects.forEach((id, state) -> inFlight.computeIfAbsent(id, k -> new ArrayList<>()).add(state));
         Map<IntentId, Optional<Intent>> before = new HashMap<>();
         effects.keySet().forEach(id -> before.put(id, current(id)));
-        inFlightWrites.add(new PendingWrite(effects, before));
-    }
-
-    /** A write in flight: what it makes of each id, and what each id was before it. */
-    private record PendingWrite(Map<IntentId, Optional<Intent>> after, Map<IntentId, Optional<Intent>> before) {
-    }
-
-    /** Callers pass the same map to begin and to acknowledge or refused. */
-    private void settleWrite(Map<IntentId, Optional<Intent>> effects) {
-        inFlightWrites.removeIf(w -> w.after() == effects);
+        inFlight.add(new PendingWrite(effects, before));
     }
 
     /** The write was acknowledged: its effects now must survive. */
     public synchronized void acknowledge(Map<IntentId, Optional<Intent>> effects) {
-        settleWrite(effects);
-        effects.forEach((id, state) -> {
-            acknowledged.put(id, state);
-            List<Optional<Intent>> pending = inFlight.get(id);
-            if (pending != null) {
-                pending.remove(state);
-                if (pending.isEmpty()) {
-                    inFlight.remove(id);
-                }
-            }
-        });
+        inFlight.removeIf(w -> w.after() == effects);
+        acknowledged.putAll(effects);
         acknowledgedWrites++;
     }
 
     /** The write was refused before anything was logged (e.g. invalid input): it never happened. */
     public synchronized void refused(Map<IntentId, Optional<Intent>> effects) {
-        settleWrite(effects);
-        effects.forEach((id, state) -> {
-            List<Optional<Intent>> pending = inFlight.get(id);
-            if (pending != null) {
-                pending.remove(state);
-                if (pending.isEmpty()) {
-                    inFlight.remove(id);
-                }
-            }
-        });
+        inFlight.removeIf(w -> w.after() == effects);
     }
 
     public synchronized long acknowledgedWrites() {
@@ -82,8 +61,19 @@ public final class Ledger {
 
     public synchronized Set<IntentId> ids() {
         Set<IntentId> all = new HashSet<>(acknowledged.keySet());
-        all.addAll(inFlight.keySet());
+        all.addAll(inFlightIds());
         return all;
+    }
+
+    private Set<IntentId> inFlightIds() {
+        Set<IntentId> ids = new HashSet<>();
+        inFlight.forEach(w -> ids.addAll(w.after().keySet()));
+        return ids;
+    }
+
+    /** What the writes in flight would leave {@code id} in. */
+    private List<Optional<Intent>> inFlightStates(IntentId id) {
+        return inFlight.stream().filter(w -> w.after().containsKey(id)).map(w -> w.after().get(id)).toList();
     }
 
     /**
@@ -91,11 +81,10 @@ public final class Ledger {
      * so record what the database holds and expect exactly that from now on.
      */
     public synchronized void settle(Function<IntentId, Optional<Intent>> read) {
-        for (IntentId id : List.copyOf(inFlight.keySet())) {
+        for (IntentId id : inFlightIds()) {
             acknowledged.put(id, read.apply(id));
         }
         inFlight.clear();
-        inFlightWrites.clear();
     }
 
     /** A violation of the ledger after a crash. */
@@ -119,21 +108,22 @@ public final class Ledger {
      */
     public synchronized List<Violation> check(Function<IntentId, Optional<Intent>> read, Set<IntentId> present) {
         List<Violation> violations = new ArrayList<>();
+        Set<IntentId> inFlightIds = inFlightIds();
         for (IntentId id : ids()) {
             Optional<Intent> expected = acknowledged.getOrDefault(id, Optional.empty());
             Optional<Intent> actual = read.apply(id);
-            if (actual.equals(expected) || inFlight.getOrDefault(id, List.of()).contains(actual)) {
+            if (actual.equals(expected) || (inFlightIds.contains(id) && inFlightStates(id).contains(actual))) {
                 continue;
             }
             // Absent where something was acknowledged is a loss; anything else is a wrong answer.
             violations.add(new Violation(id, expected, actual, expected.isPresent() && actual.isEmpty()));
         }
         for (IntentId id : present) {
-            if (!acknowledged.containsKey(id) && !inFlight.containsKey(id)) {
+            if (!acknowledged.containsKey(id) && !inFlightIds.contains(id)) {
                 violations.add(new Violation(id, Optional.empty(), read.apply(id), false));
             }
         }
-        for (PendingWrite w : inFlightWrites) {
+        for (PendingWrite w : inFlight) {
             violations.addAll(tornBatch(w, read));
         }
         return violations;

@@ -120,7 +120,7 @@ public final class PowerLossSweep {
     }
 
     /** Stops the dead process's threads; the machine is down, so closing may fail. */
-    private static void closeQuietly(TalaDB db) {
+    public static void closeQuietly(TalaDB db) {
         try {
             db.close();
         } catch (RuntimeException afterCrash) {
