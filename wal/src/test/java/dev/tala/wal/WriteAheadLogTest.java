@@ -92,6 +92,31 @@ class WriteAheadLogTest {
     }
 
     /**
+     * A writer interrupted while it waits behind another's force is still acknowledged only
+     * once its record is forced, and keeps its interrupt flag for its caller.
+     */
+    @Test
+    void anInterruptedWaiterIsAcknowledgedAfterTheForceAndKeepsItsInterrupt() throws Exception {
+        FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 5);
+        Path walDir = dir.resolve("wal");
+        ConcurrentLinkedQueue<Long> acknowledged = new ConcurrentLinkedQueue<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(slow, walDir, 1, 0, Durability.sync())) {
+            runThreads(8, t -> {
+                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                for (int i = 0; i < 10; i++) {
+                    long s = wal.append(List.of(new WalOp.Put(gen.next())));
+                    Thread.currentThread().interrupt();
+                    wal.awaitDurable(s);
+                    assertTrue(Thread.interrupted(), "the interrupt flag survives the wait");
+                    acknowledged.add(s);
+                }
+            });
+        }
+        assertEquals(80, acknowledged.size());
+        assertEquals(80, replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY).size());
+    }
+
+    /**
      * SYNC writers under a crash at a random operation followed by power loss: every record
      * that was acknowledged is replayed.
      */
