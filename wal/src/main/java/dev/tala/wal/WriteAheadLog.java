@@ -48,9 +48,12 @@ public final class WriteAheadLog implements Closeable {
     /**
      * How long a waiting writer yields before it parks: up to this many of the last force's
      * durations, and never longer than {@link #MAX_YIELD_NANOS} (see {@link Waiter#awaitRelease}).
+     * The cap is RocksDB's default write_thread_max_yield_usec; in {@code tala bench} budgets of
+     * 300 µs and 1 ms slowed 16 SYNC writers by a third or more, the yielders taking the two
+     * cores from the writers holding locks and from flushes.
      */
     private static final long YIELD_FORCES = 2;
-    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long MAX_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final FileLayer fs;
     private final Path walDir;

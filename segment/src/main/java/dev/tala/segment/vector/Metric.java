@@ -4,7 +4,8 @@ package dev.tala.segment.vector;
 public enum Metric {
     /**
      * dot / (|query| * |x|), in [-1, 1]. A zero stored or query vector scores 0 (it has no
-     * direction), never NaN; so does a vector whose squared norm overflows f32.
+     * direction), never NaN; so does a vector whose squared norm overflows f32, and one whose
+     * squared norm underflows to 0 in f32 (only subnormal components, such as Float.MIN_VALUE).
      */
     COSINE,
     /** The plain dot product (for vectors normalized in advance, the same ranking as cosine). */
