@@ -348,6 +348,7 @@ public final class WriteAheadLog implements Closeable {
     /** Ends a leader's turn: records what became written (and forced), or the failure. */
     private void endTurn(Turn turn, Throwable error, boolean forced, WalFile nowCurrent) {
         List<Waiter> released;
+        DatabaseFailedException failed = null;
         lock.lock();
         try {
             spare = recycle(turn.batch);
@@ -362,6 +363,7 @@ public final class WriteAheadLog implements Closeable {
                 }
             } else {
                 fail(error);
+                failed = failedError();
             }
             released = releaseWaiters();
         } finally {
@@ -369,13 +371,8 @@ public final class WriteAheadLog implements Closeable {
         }
         // Unparked outside the lock, so that the woken do not queue for it behind this thread.
         released.forEach(Waiter::release);
-        if (error != null) {
-            lock.lock();
-            try {
-                throwIfFailed();
-            } finally {
-                lock.unlock();
-            }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -471,10 +468,15 @@ public final class WriteAheadLog implements Closeable {
 
     private void throwIfFailed() {
         if (failure != null) {
-            throw new DatabaseFailedException("the write-ahead log could not write or force "
-                    + current.path() + " (" + failure.getMessage() + "); the database is read-only until reopened",
-                    failure);
+            throw failedError();
         }
+    }
+
+    /** Called with the lock held once the log has failed: the error every later call gets. */
+    private DatabaseFailedException failedError() {
+        return new DatabaseFailedException("the write-ahead log could not write or force "
+                + current.path() + " (" + failure.getMessage() + "); the database is read-only until reopened",
+                failure);
     }
 
     /** The highest sequence number assigned so far. */
