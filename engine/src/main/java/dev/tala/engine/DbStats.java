@@ -5,7 +5,9 @@ package dev.tala.engine;
  * open; {@code intents} is the exact number of live intents at the moment of the call.
  * {@code writeAmplification} is the bytes written to segments (by flushes and compactions) per
  * byte logged in the WAL; {@code pendingCompactionBytes} is the input size of the compaction
- * the policy would run next.
+ * the policy would run next. {@code walFiles} and {@code walBytes} count the numbered WAL files;
+ * {@code walFreeFiles} are retired ones zero-filled and waiting for reuse, and
+ * {@code walFilesReused} counts rotations that took one instead of creating a file.
  */
 public record DbStats(
         long intents,
@@ -31,5 +33,7 @@ public record DbStats(
         long walBytesLogged,
         long walForces,
         long walGroupWrites,
+        long walFilesReused,
+        int walFreeFiles,
         boolean failed) {
 }

@@ -22,12 +22,14 @@ import java.util.OptionalLong;
 public final class Options {
     public static final int DEFAULT_DIMENSION = 384;
     public static final long DEFAULT_MEMTABLE_BYTES = 64L * 1024 * 1024;
+    public static final int DEFAULT_WAL_RECYCLE_FILES = 0;
 
     private final OptionalInt dimension;
     private final Optional<EmbeddingType> embeddingType;
     private final OptionalLong memtableBytes;
     private final Optional<Durability> durability;
     private final int maxImmutableMemtables;
+    private final int walRecycleFiles;
     private final WalRecoveryMode recoveryMode;
     private final boolean createIfMissing;
     private final FileLayer fileLayer;
@@ -46,6 +48,7 @@ public final class Options {
         this.memtableBytes = b.memtableBytes;
         this.durability = b.durability;
         this.maxImmutableMemtables = b.maxImmutableMemtables;
+        this.walRecycleFiles = b.walRecycleFiles;
         this.recoveryMode = b.recoveryMode;
         this.createIfMissing = b.createIfMissing;
         this.fileLayer = b.fileLayer;
@@ -75,6 +78,7 @@ public final class Options {
         b.memtableBytes = memtableBytes;
         b.durability = durability;
         b.maxImmutableMemtables = maxImmutableMemtables;
+        b.walRecycleFiles = walRecycleFiles;
         b.recoveryMode = recoveryMode;
         b.createIfMissing = createIfMissing;
         b.fileLayer = fileLayer;
@@ -107,6 +111,10 @@ public final class Options {
 
     public int maxImmutableMemtables() {
         return maxImmutableMemtables;
+    }
+
+    public int walRecycleFiles() {
+        return walRecycleFiles;
     }
 
     public WalRecoveryMode recoveryMode() {
@@ -159,6 +167,7 @@ public final class Options {
         private OptionalLong memtableBytes = OptionalLong.empty();
         private Optional<Durability> durability = Optional.empty();
         private int maxImmutableMemtables = 2;
+        private int walRecycleFiles = DEFAULT_WAL_RECYCLE_FILES;
         private WalRecoveryMode recoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
         private boolean createIfMissing = true;
         private FileLayer fileLayer = LocalFileLayer.INSTANCE;
@@ -210,6 +219,20 @@ public final class Options {
                 throw new IllegalArgumentException("at least one frozen memtable must be allowed");
             }
             this.maxImmutableMemtables = n;
+            return this;
+        }
+
+        /**
+         * Finished WAL files kept, zero-filled, for reuse instead of being deleted (default
+         * {@value #DEFAULT_WAL_RECYCLE_FILES}; 0 turns reuse off). A reused file is overwritten in place, which
+         * makes appends and forces cheaper than growing a new file, at the cost of writing each
+         * retired file's length in zeros once, in the background (see docs/RECOVERY.md).
+         */
+        public Builder walRecycleFiles(int n) {
+            if (n < 0 || n > 16) {
+                throw new IllegalArgumentException("WAL files to recycle must be 0 to 16, got " + n);
+            }
+            this.walRecycleFiles = n;
             return this;
         }
 

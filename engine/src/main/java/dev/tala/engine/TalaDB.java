@@ -4,6 +4,7 @@ import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionStats;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.StorageException;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
@@ -292,8 +293,10 @@ public final class TalaDB implements AutoCloseable {
         long walBytes = 0;
         try {
             for (Path p : db.fs().list(db.layout().walDir())) {
-                walFiles++;
-                walBytes += db.fs().size(p);
+                if (DatabaseLayout.walNumber(p).isPresent()) {
+                    walFiles++;
+                    walBytes += db.fs().size(p);
+                }
             }
         } catch (IOException e) {
             throw new StorageException("cannot list " + db.layout().walDir(), e);
@@ -308,7 +311,7 @@ public final class TalaDB implements AutoCloseable {
                 walBytes, db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
                 f.bytesWritten(), c.compactions(), c.bytesRead(), c.bytesWritten(), db.compactor().pendingBytes(),
                 Math.round(writeAmplification * 1000) / 1000.0, wal.records(), wal.bytesLogged(), wal.forces(),
-                wal.groupWrites(), db.failure().hasFailed());
+                wal.groupWrites(), wal.filesReused(), wal.freeFiles(), db.failure().hasFailed());
     }
 
     private void checkOpen() {

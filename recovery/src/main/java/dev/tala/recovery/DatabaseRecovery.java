@@ -351,6 +351,14 @@ public final class DatabaseRecovery implements AutoCloseable {
                 act(Action.Kind.DELETED_OBSOLETE_WAL, p, "below log number " + logNumber + ": its records are in segments");
             }
         }
+        for (Path p : fs.list(layout.walDir())) {
+            if (DatabaseLayout.isFreeWalFile(p)) {
+                // Set aside for reuse by the last process; whether its zero-fill finished is not known.
+                fs.delete(p);
+                deleted = true;
+                act(Action.Kind.DELETED_OBSOLETE_WAL, p, "a retired WAL file kept for reuse, not reused after a restart");
+            }
+        }
         if (deleted) {
             fs.syncDirectory(layout.walDir());
         }

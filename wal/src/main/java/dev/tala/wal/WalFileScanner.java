@@ -27,11 +27,18 @@ final class WalFileScanner {
     record Damaged(long offset, String what) implements Step {
     }
 
-    /** The file ends exactly at {@code offset}. */
+    /**
+     * The records end at {@code offset}: the file ends there, or (in a file flagged ZERO_FILLED)
+     * nothing but zeros follows.
+     */
     record End(long offset) implements Step {
     }
 
     private final MemorySegment file;
+    /** From the file header (see {@link #checkFileHeader}). */
+    private boolean zeroFilled;
+    /** The offset of the file's last non-zero byte (-1 if none), computed when first needed. */
+    private long lastNonZero = Long.MIN_VALUE;
 
     WalFileScanner(MemorySegment file) {
         this.file = file;
@@ -39,6 +46,14 @@ final class WalFileScanner {
 
     long size() {
         return file.byteSize();
+    }
+
+    /**
+     * Where the file's written bytes end: its size, or for a ZERO_FILLED file just past its last
+     * non-zero byte (the zeros after it are unused space, not dropped data).
+     */
+    long dataEnd() {
+        return zeroFilled ? lastNonZero() + 1 : file.byteSize();
     }
 
     /** Checks the file header; returns null when it is intact, else what is wrong. */
@@ -55,22 +70,28 @@ final class WalFileScanner {
         if (version != WalFormat.VERSION) {
             return "unsupported WAL version " + version;
         }
-        short reserved = file.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 6);
-        if (reserved != 0) {
-            // No checksum covers the file header, so every field is checked by value.
-            return "reserved header field is " + reserved + ", not 0";
+        // No checksum covers the file header, so every field is checked by value.
+        int flags = file.get(ValueLayout.JAVA_BYTE, WalFormat.FLAGS_OFFSET) & 0xff;
+        int copy = file.get(ValueLayout.JAVA_BYTE, WalFormat.FLAGS_COPY_OFFSET) & 0xff;
+        if (flags != copy) {
+            return "header flags 0x" + Integer.toHexString(flags) + " and their copy 0x" + Integer.toHexString(copy)
+                    + " differ";
         }
-        long number = file.get(LONG, 8);
+        if ((flags & ~WalFormat.KNOWN_FLAGS) != 0) {
+            return "unknown header flags 0x" + Integer.toHexString(flags);
+        }
+        long number = file.get(LONG, WalFormat.NUMBER_OFFSET);
         if (number != expectedFileNumber) {
             return "file header names WAL file " + number + " but the file is named " + expectedFileNumber;
         }
+        zeroFilled = (flags & WalFormat.FLAG_ZERO_FILLED) != 0;
         return null;
     }
 
     /** The step starting at {@code offset}. */
     Step stepAt(long offset) {
         long size = file.byteSize();
-        if (offset == size) {
+        if (offset == size || zeroFilled && offset > lastNonZero()) {
             return new End(offset);
         }
         if (size - offset < WalFormat.RECORD_HEADER_BYTES) {
@@ -113,7 +134,9 @@ final class WalFileScanner {
      * offset before the payload is looked at.
      */
     long nextIntactRecordAfter(long offset) {
-        long last = file.byteSize() - WalFormat.RECORD_HEADER_BYTES;
+        // A record's header checksum is never zero over zero bytes, so no record starts past the
+        // last non-zero byte: a long zero-filled tail is not searched byte by byte.
+        long last = Math.min(file.byteSize() - WalFormat.RECORD_HEADER_BYTES, lastNonZero());
         for (long at = offset + 1; at <= last; at++) {
             if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)
                     && stepAt(at) instanceof Intact) {
@@ -128,6 +151,20 @@ final class WalFileScanner {
         crc.update(file.asSlice(offset + WalFormat.TYPE_OFFSET, 9).asByteBuffer());
         crc.update(file.asSlice(offset + WalFormat.RECORD_HEADER_BYTES, length).asByteBuffer());
         return (int) crc.getValue();
+    }
+
+    private long lastNonZero() {
+        if (lastNonZero == Long.MIN_VALUE) {
+            long at = file.byteSize();
+            while (at >= Long.BYTES && file.get(ValueLayout.JAVA_LONG_UNALIGNED, at - Long.BYTES) == 0) {
+                at -= Long.BYTES;
+            }
+            while (at > 0 && file.get(ValueLayout.JAVA_BYTE, at - 1) == 0) {
+                at--;
+            }
+            lastNonZero = at - 1;
+        }
+        return lastNonZero;
     }
 
     private boolean isZero(long offset, long length) {

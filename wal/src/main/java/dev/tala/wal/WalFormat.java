@@ -6,7 +6,10 @@ package dev.tala.wal;
  *
  * <pre>
  * file   := file-header record*
- * file-header (16 bytes) := magic "TWAL" | u16 version | u16 reserved (0) | u64 file number
+ * file-header (16 bytes) := magic "TWAL" | u16 version | u8 flags | u8 flags (copy) | u64 file number
+ *   flags bit 0 (ZERO_FILLED): the file was zero-filled before its first record (a reused
+ *   file), so zeros from a record boundary to the end of the file are unused space. No
+ *   checksum covers the header; the copy makes any one flipped flag bit a mismatch.
  * record := u32 payload_length | u8 type | u64 sequence | u32 crc | u32 header_crc | payload
  *   crc        = CRC32C over type, sequence and payload  (bytes 4..13 and the payload)
  *   header_crc = CRC32C over bytes 0..17 (length, type, sequence, crc)
@@ -19,6 +22,12 @@ public final class WalFormat {
     public static final byte[] MAGIC = {'T', 'W', 'A', 'L'};
     public static final short VERSION = 1;
     public static final int FILE_HEADER_BYTES = 16;
+    static final int FLAGS_OFFSET = 6;
+    static final int FLAGS_COPY_OFFSET = 7;
+    static final int NUMBER_OFFSET = 8;
+    /** Header flag: the file was all zeros beyond its header before its first record was written. */
+    public static final byte FLAG_ZERO_FILLED = 1;
+    static final byte KNOWN_FLAGS = FLAG_ZERO_FILLED;
 
     public static final int RECORD_HEADER_BYTES = 21;
     static final int LENGTH_OFFSET = 0;

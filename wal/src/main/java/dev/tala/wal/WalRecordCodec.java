@@ -103,10 +103,12 @@ public final class WalRecordCodec {
         writeOutcome(intent.outcome(), out);
         byte[] command = intent.command().getBytes(StandardCharsets.UTF_8);
         out.writeInt(command.length);
-        out.write(command);
+        room(out, command.length).put((int) out.writePosition(), command);
+        out.writeSkip(command.length);
         int dim = intent.dimension();
         out.writeInt(dim);
-        writeFloats(intent.embeddingView(), dim, out);
+        intent.copyEmbeddingTo(room(out, 4L * dim), (int) out.writePosition());
+        out.writeSkip(4L * dim);
         out.writeInt(intent.edges().size());
         for (Edge e : intent.edges()) {
             writeId(e.target(), out);
@@ -115,14 +117,14 @@ public final class WalRecordCodec {
         }
     }
 
-    /** Copies the floats in one bulk move instead of one bounds-checked call per value. */
-    private static void writeFloats(MemorySegment floats, int count, Bytes<ByteBuffer> out) {
-        long bytes = 4L * count;
-        long at = out.writePosition();
-        out.ensureCapacity(at + bytes);
-        MemorySegment target = MemorySegment.ofBuffer(out.underlyingObject());
-        MemorySegment.copy(floats, ValueLayout.JAVA_FLOAT, 0, target, FLOAT, at, count);
-        out.writeSkip(bytes);
+    /**
+     * Makes room for {@code bytes} more at the write position and returns the underlying buffer,
+     * for bulk copies at absolute indexes: chronicle-bytes copies a byte array in a Java loop,
+     * and one value per bounds-checked call is slower still for an embedding.
+     */
+    private static ByteBuffer room(Bytes<ByteBuffer> out, long bytes) {
+        out.ensureCapacity(out.writePosition() + bytes);
+        return out.underlyingObject();
     }
 
     private static void writeOutcome(Outcome outcome, Bytes<ByteBuffer> out) {

@@ -112,6 +112,8 @@ public final class WalReplayer {
         long validEnd;
         long droppedTail;
         long size;
+        /** Where the file's written bytes end (see {@link WalFileScanner#dataEnd}). */
+        long dataEnd;
         ReplayReport.Stop stop;
 
         FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, Consumer<WalRecord> apply) {
@@ -125,6 +127,7 @@ public final class WalReplayer {
 
         void run(WalFileScanner scanner) {
             size = scanner.size();
+            dataEnd = size;
             String headerProblem = scanner.checkFileHeader(number);
             if (headerProblem != null) {
                 // Only the newest file can have a half-written header: it was being created.
@@ -135,6 +138,7 @@ public final class WalReplayer {
                 damaged(scanner, 0, headerProblem, true);
                 return;
             }
+            dataEnd = scanner.dataEnd();
             long offset = WalFormat.FILE_HEADER_BYTES;
             validEnd = offset;
             while (true) {
@@ -227,7 +231,7 @@ public final class WalReplayer {
                 }
                 case POINT_IN_TIME -> {
                     stop = new ReplayReport.Stop(path, offset, hole.getMessage());
-                    droppedTail = size - offset;
+                    droppedTail = dataEnd - offset;
                     return false;
                 }
                 default -> throw hole;
@@ -245,7 +249,7 @@ public final class WalReplayer {
             switch (mode) {
                 case TOLERATE_CORRUPTED_TAIL -> {
                     if (tail) {
-                        droppedTail = size - offset;
+                        droppedTail = dataEnd - offset;
                         return -1;
                     }
                     throw corruption(offset, what);
@@ -253,12 +257,12 @@ public final class WalReplayer {
                 case ABSOLUTE_CONSISTENCY -> throw corruption(offset, what);
                 case POINT_IN_TIME -> {
                     stop = new ReplayReport.Stop(path, offset, what);
-                    droppedTail = size - offset;
+                    droppedTail = dataEnd - offset;
                     return -1;
                 }
                 case SKIP_CORRUPTED -> {
                     if (next < 0) {
-                        droppedTail = size - offset;
+                        droppedTail = dataEnd - offset;
                         return -1;
                     }
                     skipped.add(new ReplayReport.Skipped(offset, next - offset, what));

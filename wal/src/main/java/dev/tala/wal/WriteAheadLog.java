@@ -64,6 +64,7 @@ public final class WriteAheadLog implements Closeable {
     /** Threads waiting for the active leader's turn to end; released all at once when it does. */
     private final List<Waiter> waiters = new ArrayList<>();
     private final ScheduledExecutorService batchSync;
+    private final WalRecycler recycler;
 
     // Guarded by lock.
     private WalFile current;
@@ -88,9 +89,12 @@ public final class WriteAheadLog implements Closeable {
     private long bytesLogged;
     private long forces;
     private long groupWrites;
+    private long filesReused;
 
-    private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability) {
+    private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability,
+                          WalRecycler recycler) {
         this.fs = fs;
+        this.recycler = recycler;
         this.walDir = walDir;
         this.durability = durability;
         this.current = first;
@@ -116,8 +120,24 @@ public final class WriteAheadLog implements Closeable {
      */
     public static WriteAheadLog create(FileLayer fs, Path walDir, long fileNumber, long lastSequence,
                                        Durability durability) throws IOException {
+        return create(fs, walDir, fileNumber, lastSequence, durability, 0);
+    }
+
+    /**
+     * As {@link #create(FileLayer, Path, long, long, Durability)}, keeping up to
+     * {@code recycleFiles} retired files for reuse (see {@link #retire}); 0 deletes them.
+     */
+    public static WriteAheadLog create(FileLayer fs, Path walDir, long fileNumber, long lastSequence,
+                                       Durability durability, int recycleFiles) throws IOException {
         fs.createDirectories(walDir);
-        return new WriteAheadLog(fs, walDir, WalFile.create(fs, walDir, fileNumber), lastSequence, durability);
+        WalRecycler recycler = new WalRecycler(fs, recycleFiles);
+        try {
+            return new WriteAheadLog(fs, walDir, WalFile.create(fs, walDir, fileNumber), lastSequence, durability,
+                    recycler);
+        } catch (IOException | RuntimeException e) {
+            recycler.close();
+            throw e;
+        }
     }
 
     public Durability durability() {
@@ -290,14 +310,33 @@ public final class WriteAheadLog implements Closeable {
             lock.unlock();
         }
         WalFile[] next = new WalFile[1];
+        Path free = recycler.take();
         Throwable error = runIo(() -> {
             writeOut(turn.batch, turn.file);
             turn.file.force();
             turn.file.close();
-            next[0] = WalFile.create(fs, walDir, newFileNumber);
+            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber)
+                    : WalFile.reuse(fs, walDir, free, newFileNumber);
         });
+        if (free != null && error == null) {
+            lock.lock();
+            try {
+                filesReused++;
+            } finally {
+                lock.unlock();
+            }
+        }
         endTurn(turn, error, true, next[0]);
         return turn.file.number();
+    }
+
+    /**
+     * Takes a finished WAL file of this log whose records are all in segments (the MANIFEST
+     * says so durably): keeps it for reuse if this log recycles files and has room, else
+     * deletes it. Its name is gone when this returns; the caller syncs the directory.
+     */
+    public void retire(Path walFile) throws IOException {
+        recycler.retire(walFile);
     }
 
     /**
@@ -508,13 +547,15 @@ public final class WriteAheadLog implements Closeable {
     }
 
     /** Counters an operator reads in {@code stats}. */
-    public record Stats(long records, long bytesLogged, long forces, long groupWrites, long currentFileNumber) {
+    public record Stats(long records, long bytesLogged, long forces, long groupWrites, long currentFileNumber,
+                        long filesReused, int freeFiles) {
     }
 
     public Stats stats() {
         lock.lock();
         try {
-            return new Stats(records, bytesLogged, forces, groupWrites, current.number());
+            return new Stats(records, bytesLogged, forces, groupWrites, current.number(), filesReused,
+                    recycler.readyFiles());
         } finally {
             lock.unlock();
         }
@@ -529,6 +570,7 @@ public final class WriteAheadLog implements Closeable {
         if (batchSync != null) {
             batchSync.shutdownNow();
         }
+        recycler.close();
         Turn turn;
         boolean healthy;
         lock.lock();

@@ -3,10 +3,12 @@ package dev.tala.wal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +38,19 @@ final class WalTestSupport {
             ops.add(randomOp(gen));
         }
         return ops;
+    }
+
+    /** A WAL directory under a fresh temporary root, made durable through a new fault-injecting layer. */
+    record FaultyWalDir(Path walDir, FaultInjectingFileLayer fs) {
+        static FaultyWalDir create(String prefix) throws IOException {
+            Path root = Files.createTempDirectory(prefix);
+            Path walDir = root.resolve("db").resolve("wal");
+            Files.createDirectories(walDir.getParent());
+            FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
+            fs.createDirectories(walDir);
+            fs.syncDirectory(walDir.getParent());
+            return new FaultyWalDir(walDir, fs);
+        }
     }
 
     static List<WalRecord> replayAll(FileLayer fs, Path walDir, WalRecoveryMode mode) throws IOException {

@@ -124,12 +124,9 @@ class WriteAheadLogTest {
     void inSyncModePowerLossLosesNothingAcknowledged(@ForAll @IntRange(min = 0, max = 120) int crashAfter,
                                                      @ForAll FaultInjectingFileLayer.PowerLossMode mode,
                                                      @ForAll long seed) throws Exception {
-        Path root = Files.createTempDirectory("wal-power");
-        Path walDir = root.resolve("db").resolve("wal");
-        Files.createDirectories(walDir.getParent());
-        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
-        fs.createDirectories(walDir);
-        fs.syncDirectory(walDir.getParent());
+        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-power");
+        Path walDir = faulty.walDir();
+        FaultInjectingFileLayer fs = faulty.fs();
         Set<Long> acknowledged = Collections.synchronizedSet(new HashSet<>());
         fs.crashAfter(crashAfter);
         try {

@@ -2,6 +2,7 @@ package dev.tala.bench.jmh;
 
 import dev.tala.bench.compare.BenchData;
 import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
 import dev.tala.wal.Durability;
@@ -25,6 +26,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -40,7 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code appendBuffered}: the log's append (sequence number, chronicle-bytes encoding,
  *       CRC32C), handed to the OS once per 64 records: the cost per entry to compare with TALA's
- *       Rust WAL (730 ns).</li>
+ *       Rust WAL (730 ns), in one file that grows through the whole iteration.</li>
+ *   <li>{@code appendFile}: the same, one 64 MiB WAL file per invocation, in a new file or (with
+ *       {@code reuse}) a reused, zero-filled one.</li>
  *   <li>{@code appendToOs} / {@code plainChannelToOs}: every record handed to the OS before
  *       returning (what NONE durability acknowledges), once through the WAL (chronicle-bytes
  *       buffer, file layer) and once through the simplest alternative written for this
@@ -76,6 +80,40 @@ public class WalBenchmarks {
         }
     }
 
+    /**
+     * Where a log lives: {@code disk} is the temporary directory; {@code memory} is /dev/shm
+     * (tmpfs), which takes the disk's bandwidth out of the figure and leaves the log's own cost
+     * plus the write system call.
+     */
+    static Path logDir(String medium) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        return medium.equals("memory") && Files.isWritable(shm) ? Files.createTempDirectory(shm, "wal-bench")
+                : Files.createTempDirectory("wal-bench");
+    }
+
+    /**
+     * Finishes the log's current file and retires it (deleted, or kept for reuse when the log
+     * recycles files). A kept file is zero-filled in the background; this waits for that here,
+     * outside the timed part, rather than let it compete with what is timed next.
+     */
+    static long rotateAndRetire(WriteAheadLog wal, Path dir, long newFile, boolean reuse)
+            throws IOException, InterruptedException {
+        long old = wal.rotate(newFile);
+        wal.retire(dir.resolve(DatabaseLayout.walFileName(old)));
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (reuse && wal.stats().freeFiles() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return old;
+    }
+
+    static void close(WriteAheadLog wal, Path dir) throws IOException {
+        wal.close();
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
     /** A WAL in a fresh temporary directory, rotated to a new file every so often to bound its size. */
     @State(Scope.Benchmark)
     public static class Log {
@@ -83,38 +121,32 @@ public class WalBenchmarks {
         WriteAheadLog wal;
         long file = 1;
 
-        /**
-         * Where the log lives: {@code disk} is the temporary directory; {@code memory} is
-         * /dev/shm (tmpfs), which takes the disk's bandwidth out of the figure and leaves the
-         * log's own cost plus the write system call.
-         */
         @Param({"memory", "disk"})
         String medium;
 
         void open(Durability durability) throws IOException {
-            Path shm = Path.of("/dev/shm");
-            dir = medium.equals("memory") && Files.isWritable(shm) ? Files.createTempDirectory(shm, "wal-bench")
-                    : Files.createTempDirectory("wal-bench");
-            wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, file, 0, durability);
+            dir = logDir(medium);
+            wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, file, 0, durability, reuse() ? 1 : 0);
+        }
+
+        /** Whether finished files are zero-filled and reused; only the SYNC benchmarks vary it. */
+        boolean reuse() {
+            return false;
         }
 
         /**
-         * Keeps the files small: a new file (and the old one deleted) after every iteration,
+         * Keeps the files small: a new file (and the old one retired) after every iteration,
          * outside the timed part, because a rotation forces the file it finishes, and that
          * force belongs to the memtable switch, not to an append.
          */
         @TearDown(Level.Iteration)
-        public void rotate() throws IOException {
-            long old = wal.rotate(++file);
-            Files.deleteIfExists(dir.resolve(String.format("%020d.wal", old)));
+        public void rotate() throws IOException, InterruptedException {
+            rotateAndRetire(wal, dir, ++file, reuse());
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            wal.close();
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            WalBenchmarks.close(wal, dir);
         }
     }
 
@@ -126,10 +158,80 @@ public class WalBenchmarks {
     }
 
     public static class SyncLog extends Log {
+        /**
+         * {@code true}: from the third iteration on, each iteration's records overwrite a reused,
+         * zero-filled file (an iteration's SYNC writes fill about the same length each time).
+         */
+        @Param({"false", "true"})
+        boolean reuse;
+
+        @Override
+        boolean reuse() {
+            return reuse;
+        }
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             open(Durability.sync());
         }
+    }
+
+    /**
+     * A NONE-durability log that moves to a new file after every invocation of
+     * {@link #appendFile}, as the engine does at each memtable switch; with {@code reuse} the
+     * new file is the one retired two invocations before, zero-filled and of the same length.
+     */
+    @State(Scope.Benchmark)
+    public static class FileLog {
+        Path dir;
+        WriteAheadLog wal;
+        long file = 1;
+
+        @Param({"memory", "disk"})
+        String medium;
+
+        @Param({"false", "true"})
+        boolean reuse;
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            dir = logDir(medium);
+            wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, file, 0, Durability.none(), reuse ? 1 : 0);
+        }
+
+        @TearDown(Level.Invocation)
+        public void rotate() throws IOException, InterruptedException {
+            rotateAndRetire(wal, dir, ++file, reuse);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            WalBenchmarks.close(wal, dir);
+        }
+    }
+
+    /** Records per {@link #appendFile} invocation: about 64 MiB, the WAL file of one default memtable. */
+    static final int FILE_RECORDS = 40_000;
+
+    /**
+     * One WAL file's worth of 1.6 KB appends, handed to the OS once per 64 records as in
+     * {@link #appendBuffered}; the score is per record. Between invocations, outside the timed
+     * part, the file is finished (forced) and retired, and the log moves to a new or reused file.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FILE_RECORDS)
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 5, time = 1)
+    public long appendFile(Records r, FileLog log) {
+        long s = 0;
+        for (int i = 0; i < FILE_RECORDS; i++) {
+            s = log.wal.append(r.nextOps());
+            if ((s & 63) == 0) {
+                log.wal.awaitDurable(s);
+            }
+        }
+        log.wal.awaitDurable(s);
+        return s;
     }
 
     @Benchmark

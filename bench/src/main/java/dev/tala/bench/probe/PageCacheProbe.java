@@ -35,11 +35,14 @@ public final class PageCacheProbe {
                     grow = nanosPerRecord(ch, chunk, false);
                 }
                 double overwrite;
+                double overwriteClean;
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
                     overwrite = nanosPerRecord(ch, chunk, true);
+                    ch.force(false);
+                    overwriteClean = nanosPerRecord(ch, chunk, true);
                 }
-                System.out.printf("round %d: growing file %.0f ns per record, overwriting cached pages %.0f ns%n",
-                        round, grow, overwrite);
+                System.out.printf("round %d: growing file %.0f ns per record, overwriting cached pages %.0f ns,"
+                        + " overwriting them after a force %.0f ns%n", round, grow, overwrite, overwriteClean);
             }
         } finally {
             Files.deleteIfExists(file);

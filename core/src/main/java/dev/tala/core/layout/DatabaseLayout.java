@@ -10,6 +10,7 @@ import java.util.OptionalLong;
  * DIR/OPTIONS                 options fixed at creation (dimension, dtype, ...)
  * DIR/MANIFEST                append-only log of segment and WAL edits
  * DIR/wal/NNNN...NNNN.wal     WAL files, 20-digit increasing numbers
+ * DIR/wal/NNNN...NNNN.wal.free a finished WAL file set aside, zero-filled, for reuse
  * DIR/segments/NNNN...N.tbf   TBF segments, named by segment id
  * DIR/lost/                   complete segments the manifest did not list, kept for inspection
  * </pre>
@@ -17,6 +18,8 @@ import java.util.OptionalLong;
 public record DatabaseLayout(Path dir) {
     public static final String WAL_SUFFIX = ".wal";
     public static final String SEGMENT_SUFFIX = ".tbf";
+    /** A WAL file whose records are in segments, kept to be zero-filled and reused. */
+    public static final String FREE_WAL_SUFFIX = ".wal.free";
     private static final int NUMBER_DIGITS = 20;
 
     public DatabaseLayout {
@@ -57,6 +60,16 @@ public record DatabaseLayout(Path dir) {
 
     public static String walFileName(long number) {
         return numbered(number, WAL_SUFFIX);
+    }
+
+    /** The name a retired WAL file takes while it waits for reuse; no WAL file number matches it. */
+    public static String freeWalFileName(long number) {
+        return numbered(number, FREE_WAL_SUFFIX);
+    }
+
+    /** True for a WAL file set aside for reuse (named by {@link #freeWalFileName}). */
+    public static boolean isFreeWalFile(Path file) {
+        return parseNumbered(file, FREE_WAL_SUFFIX).isPresent();
     }
 
     public static String segmentFileName(long segmentId) {

@@ -3,6 +3,7 @@ package dev.tala.core.model;
 import dev.tala.core.error.InvalidIntentException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
@@ -112,6 +113,14 @@ public final class Intent {
     /** The embedding without a copy, as a read-only segment of {@code dimension()} floats. */
     public MemorySegment embeddingView() {
         return MemorySegment.ofArray(embedding).asReadOnly();
+    }
+
+    /**
+     * Copies the embedding into {@code target} at byte {@code index}, little-endian: one bulk
+     * move, with no copy of the array and no segment over it (an encoder's hot path).
+     */
+    public void copyEmbeddingTo(ByteBuffer target, int index) {
+        target.slice(index, Float.BYTES * embedding.length).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(embedding);
     }
 
     public List<Edge> edges() {

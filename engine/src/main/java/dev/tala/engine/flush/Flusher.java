@@ -17,6 +17,7 @@ import dev.tala.segment.SegmentReader;
 import dev.tala.segment.SegmentSummary;
 import dev.tala.segment.SegmentWriteOptions;
 import dev.tala.segment.SegmentWriter;
+import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class Flusher {
     private final LiveState live;
     private final Manifest manifest;
     private final FileNumbers files;
+    private final WriteAheadLog wal;
     private final FailureState failure;
     private final Runnable onProgress;
     private final int dimension;
@@ -53,7 +55,8 @@ public final class Flusher {
     private final AtomicLong nanos = new AtomicLong();
 
     public Flusher(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest, FileNumbers files,
-                   FailureState failure, Runnable onProgress, int dimension, EmbeddingType dtype) {
+                   WriteAheadLog wal, FailureState failure, Runnable onProgress, int dimension, EmbeddingType dtype) {
+        this.wal = wal;
         this.fs = fs;
         this.layout = layout;
         this.live = live;
@@ -117,7 +120,7 @@ public final class Flusher {
         SegmentReader reader = SegmentReader.open(fs, path);
         IOException walCleanup = null;
         try {
-            deleteWalFilesBelow(keepWal);
+            retireWalFilesBelow(keepWal);
         } catch (IOException e) {
             walCleanup = e; // the segment is listed all the same; the next open deletes the files
         }
@@ -133,16 +136,17 @@ public final class Flusher {
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), id, summary.fileSize());
     }
 
-    private void deleteWalFilesBelow(long keepWal) throws IOException {
-        boolean deleted = false;
+    /** Deletes, or hands the log for reuse, every WAL file whose records are now in segments. */
+    private void retireWalFilesBelow(long keepWal) throws IOException {
+        boolean retired = false;
         for (Path p : fs.list(layout.walDir())) {
             OptionalLong n = DatabaseLayout.walNumber(p);
             if (n.isPresent() && n.getAsLong() < keepWal) {
-                fs.delete(p);
-                deleted = true;
+                wal.retire(p);
+                retired = true;
             }
         }
-        if (deleted) {
+        if (retired) {
             fs.syncDirectory(layout.walDir());
         }
     }

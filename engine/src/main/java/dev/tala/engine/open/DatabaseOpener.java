@@ -115,7 +115,8 @@ public final class DatabaseOpener {
         Durability durability = options.durability().orElse(stored.durability());
         WriteAheadLog wal;
         try {
-            wal = WriteAheadLog.create(fs, layout.walDir(), walNumber, lastSequence, durability);
+            wal = WriteAheadLog.create(fs, layout.walDir(), walNumber, lastSequence, durability,
+                    options.walRecycleFiles());
         } catch (IOException e) {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
@@ -134,7 +135,7 @@ public final class DatabaseOpener {
                         options.compactionBytesPerSecond(), options.targetSegmentBytes(), stored.embeddingType(),
                         options.coldEmbeddingType(), options.coldLevel()));
         opened.add(compactor::shutdown);
-        flusher[0] = new Flusher(fs, layout, live, manifest, files, failure, () -> {
+        flusher[0] = new Flusher(fs, layout, live, manifest, files, wal, failure, () -> {
             writes.flushProgressed();
             compactor.schedule();
         }, stored.dimension(), stored.embeddingType());

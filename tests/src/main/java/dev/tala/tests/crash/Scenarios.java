@@ -13,7 +13,7 @@ public final class Scenarios {
     }
 
     public static List<CrashScenario> all(long seed) {
-        return List.of(flush(seed), walSwitch(seed), manifestRewrite(seed), compaction(seed),
+        return List.of(flush(seed), walSwitch(seed), walReuse(seed), manifestRewrite(seed), compaction(seed),
                 recovery(seed, "recovery", 4L * 1024 * 1024), recovery(seed, "recovery-rewrite", 1));
     }
 
@@ -40,6 +40,37 @@ public final class Scenarios {
         return new Simple("wal-switch", base().memtableBytes(16 * 1024).build(),
                 (db, l) -> steps(db, l, seed, 10),
                 (db, l) -> steps(db, l, seed + 1, 60));
+    }
+
+    /**
+     * Memtable switches with WAL files recycled: a flushed WAL file is renamed aside and
+     * zero-filled in the background, and a later switch renames it back into use and writes its
+     * header over the zeros.
+     */
+    public static CrashScenario walReuse(long seed) {
+        return new Simple("wal-reuse", base().memtableBytes(16 * 1024).walRecycleFiles(2).build(),
+                (db, l) -> {
+                    steps(db, l, seed, 60);
+                    db.flush();
+                    awaitFreeWalFile(db);
+                },
+                (db, l) -> steps(db, l, seed + 1, 60));
+    }
+
+    /** Waits (a bounded time) for the background zero-fill of a retired WAL file, so the window starts with one. */
+    private static void awaitFreeWalFile(TalaDB db) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (db.stats().walFreeFiles() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no retired WAL file was zero-filled within 10 s");
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
     }
 
     /** Every MANIFEST append is a rewrite: temporary file, force, rename, directory sync. */
