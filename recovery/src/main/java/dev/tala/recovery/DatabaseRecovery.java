@@ -340,23 +340,26 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     private void collectWalFiles() throws IOException {
         long logNumber = manifest.logNumber();
-        List<Path> all = WalReplayer.walFiles(fs, layout.walDir(), 0);
         boolean deleted = false;
-        for (Path p : all) {
-            long n = DatabaseLayout.walNumber(p).getAsLong();
-            nextFileNumber = Math.max(nextFileNumber, n + 1);
-            if (n < logNumber) {
-                fs.delete(p);
-                deleted = true;
-                act(Action.Kind.DELETED_OBSOLETE_WAL, p, "below log number " + logNumber + ": its records are in segments");
-            }
-        }
+        // One listing, sorted by name: the 20-digit numbers put the WAL files in number order.
         for (Path p : fs.list(layout.walDir())) {
             if (DatabaseLayout.isFreeWalFile(p)) {
                 // Set aside for reuse by the last process; whether its zero-fill finished is not known.
                 fs.delete(p);
                 deleted = true;
                 act(Action.Kind.DELETED_OBSOLETE_WAL, p, "a retired WAL file kept for reuse, not reused after a restart");
+                continue;
+            }
+            OptionalLong number = DatabaseLayout.walNumber(p);
+            if (number.isEmpty()) {
+                continue;
+            }
+            long n = number.getAsLong();
+            nextFileNumber = Math.max(nextFileNumber, n + 1);
+            if (n < logNumber) {
+                fs.delete(p);
+                deleted = true;
+                act(Action.Kind.DELETED_OBSOLETE_WAL, p, "below log number " + logNumber + ": its records are in segments");
             }
         }
         if (deleted) {

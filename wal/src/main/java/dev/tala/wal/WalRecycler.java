@@ -37,9 +37,10 @@ final class WalRecycler implements Closeable {
     private final FileLayer fs;
     private final int capacity;
     private final ExecutorService zeroFiller;
-    /** Guarded by this: zero-filled, forced files ready for reuse, and how many are being filled. */
+    /** Guarded by this: zero-filled, forced files ready for reuse, how many are being filled, how many were taken. */
     private final Deque<Path> ready = new ArrayDeque<>();
     private int filling;
+    private long taken;
     /** Also read without the lock by a zero-fill in progress, which gives up when it turns true. */
     private volatile boolean closed;
 
@@ -90,12 +91,21 @@ final class WalRecycler implements Closeable {
 
     /** A zero-filled free file ready for {@link WalFile#reuse}, or null if there is none. */
     synchronized Path take() {
-        return ready.pollFirst();
+        Path free = ready.pollFirst();
+        if (free != null) {
+            taken++;
+        }
+        return free;
     }
 
     /** Files ready for reuse now (for statistics and tests). */
     synchronized int readyFiles() {
         return ready.size();
+    }
+
+    /** Files handed out for reuse since this log was created. */
+    synchronized long filesTaken() {
+        return taken;
     }
 
     private void zeroFill(Path free) {

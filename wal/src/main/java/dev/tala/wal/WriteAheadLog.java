@@ -89,7 +89,6 @@ public final class WriteAheadLog implements Closeable {
     private long bytesLogged;
     private long forces;
     private long groupWrites;
-    private long filesReused;
 
     private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability,
                           WalRecycler recycler) {
@@ -318,14 +317,6 @@ public final class WriteAheadLog implements Closeable {
             next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber)
                     : WalFile.reuse(fs, walDir, free, newFileNumber);
         });
-        if (free != null && error == null) {
-            lock.lock();
-            try {
-                filesReused++;
-            } finally {
-                lock.unlock();
-            }
-        }
         endTurn(turn, error, true, next[0]);
         return turn.file.number();
     }
@@ -554,7 +545,7 @@ public final class WriteAheadLog implements Closeable {
     public Stats stats() {
         lock.lock();
         try {
-            return new Stats(records, bytesLogged, forces, groupWrites, current.number(), filesReused,
+            return new Stats(records, bytesLogged, forces, groupWrites, current.number(), recycler.filesTaken(),
                     recycler.readyFiles());
         } finally {
             lock.unlock();

@@ -81,42 +81,12 @@ public class WalBenchmarks {
     }
 
     /**
-     * Where a log lives: {@code disk} is the temporary directory; {@code memory} is /dev/shm
-     * (tmpfs), which takes the disk's bandwidth out of the figure and leaves the log's own cost
-     * plus the write system call.
+     * A WAL in a fresh temporary directory. {@code disk} is the temporary directory;
+     * {@code memory} is /dev/shm (tmpfs), which takes the disk's bandwidth out of the figure and
+     * leaves the log's own cost plus the write system call.
      */
-    static Path logDir(String medium) throws IOException {
-        Path shm = Path.of("/dev/shm");
-        return medium.equals("memory") && Files.isWritable(shm) ? Files.createTempDirectory(shm, "wal-bench")
-                : Files.createTempDirectory("wal-bench");
-    }
-
-    /**
-     * Finishes the log's current file and retires it (deleted, or kept for reuse when the log
-     * recycles files). A kept file is zero-filled in the background; this waits for that here,
-     * outside the timed part, rather than let it compete with what is timed next.
-     */
-    static long rotateAndRetire(WriteAheadLog wal, Path dir, long newFile, boolean reuse)
-            throws IOException, InterruptedException {
-        long old = wal.rotate(newFile);
-        wal.retire(dir.resolve(DatabaseLayout.walFileName(old)));
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (reuse && wal.stats().freeFiles() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        return old;
-    }
-
-    static void close(WriteAheadLog wal, Path dir) throws IOException {
-        wal.close();
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
-
-    /** A WAL in a fresh temporary directory, rotated to a new file every so often to bound its size. */
     @State(Scope.Benchmark)
-    public static class Log {
+    public abstract static class LogState {
         Path dir;
         WriteAheadLog wal;
         long file = 1;
@@ -125,15 +95,40 @@ public class WalBenchmarks {
         String medium;
 
         void open(Durability durability) throws IOException {
-            dir = logDir(medium);
+            Path shm = Path.of("/dev/shm");
+            dir = medium.equals("memory") && Files.isWritable(shm) ? Files.createTempDirectory(shm, "wal-bench")
+                    : Files.createTempDirectory("wal-bench");
             wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, file, 0, durability, reuse() ? 1 : 0);
         }
 
-        /** Whether finished files are zero-filled and reused; only the SYNC benchmarks vary it. */
-        boolean reuse() {
-            return false;
+        /** Whether finished files are zero-filled and reused. */
+        abstract boolean reuse();
+
+        /**
+         * Finishes the current file and retires it (deleted, or kept for reuse). A kept file is
+         * zero-filled in the background; this waits for that here, outside the timed part,
+         * rather than let it compete with what is timed next.
+         */
+        void rotateAndRetire() throws IOException, InterruptedException {
+            long old = wal.rotate(++file);
+            wal.retire(dir.resolve(DatabaseLayout.walFileName(old)));
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (reuse() && wal.stats().freeFiles() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
         }
 
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            wal.close();
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** A log rotated to a new file after every iteration to bound its size. */
+    public abstract static class Log extends LogState {
         /**
          * Keeps the files small: a new file (and the old one retired) after every iteration,
          * outside the timed part, because a rotation forces the file it finishes, and that
@@ -141,16 +136,16 @@ public class WalBenchmarks {
          */
         @TearDown(Level.Iteration)
         public void rotate() throws IOException, InterruptedException {
-            rotateAndRetire(wal, dir, ++file, reuse());
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws IOException {
-            WalBenchmarks.close(wal, dir);
+            rotateAndRetire();
         }
     }
 
     public static class NoSyncLog extends Log {
+        @Override
+        boolean reuse() {
+            return false;
+        }
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             open(Durability.none());
@@ -181,32 +176,23 @@ public class WalBenchmarks {
      * {@link #appendFile}, as the engine does at each memtable switch; with {@code reuse} the
      * new file is the one retired two invocations before, zero-filled and of the same length.
      */
-    @State(Scope.Benchmark)
-    public static class FileLog {
-        Path dir;
-        WriteAheadLog wal;
-        long file = 1;
-
-        @Param({"memory", "disk"})
-        String medium;
-
+    public static class FileLog extends LogState {
         @Param({"false", "true"})
         boolean reuse;
 
+        @Override
+        boolean reuse() {
+            return reuse;
+        }
+
         @Setup(Level.Trial)
         public void open() throws IOException {
-            dir = logDir(medium);
-            wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, file, 0, Durability.none(), reuse ? 1 : 0);
+            open(Durability.none());
         }
 
         @TearDown(Level.Invocation)
         public void rotate() throws IOException, InterruptedException {
-            rotateAndRetire(wal, dir, ++file, reuse);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws IOException {
-            WalBenchmarks.close(wal, dir);
+            rotateAndRetire();
         }
     }
 
