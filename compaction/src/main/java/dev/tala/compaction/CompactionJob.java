@@ -186,6 +186,7 @@ public final class CompactionJob {
                     }
                 }
                 roller.finish();
+                labelOutputsAsOneRun();
                 syncDirectories();
                 report();
             } catch (Throwable t) {
@@ -218,6 +219,26 @@ public final class CompactionJob {
             bytesWritten += summary.fileSize();
             rowsWritten += summary.nodeCount();
             report();
+        }
+
+        /**
+         * Gives every output the sequence range of all the outputs together. The outputs split
+         * the merged rows by id, and with time-ordered ids and sequence numbers their own ranges
+         * would not overlap either; policies would then take them for separate sorted runs of
+         * similar size and merge them again, producing the same outputs, forever. The wider
+         * range is still a bound on each output's rows, and it is what the MANIFEST records
+         * (each file's footer keeps its exact range).
+         */
+        private void labelOutputsAsOneRun() {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (SegmentMeta m : metas) {
+                min = Math.min(min, m.minSequence());
+                max = Math.max(max, m.maxSequence());
+            }
+            long lo = min;
+            long hi = max;
+            metas.replaceAll(m -> m.withSequenceRange(lo, hi));
         }
 
         /** Makes the outputs' directory entries durable: the writer forced their bytes, not their names. */

@@ -87,6 +87,54 @@ class CompactionJobTest {
         assertEquals(1, r.metas().getFirst().level());
     }
 
+    /**
+     * Time-ordered ids written in order: every flush holds a later block of ids and sequence
+     * numbers, so the outputs of merging four flushes split by id have disjoint sequence ranges
+     * too. They are one sorted run all the same, and the policy must not merge them again (it
+     * once did, over and over, with no writes at all).
+     */
+    @Test
+    void theOutputsOfOneMergeAreOneSortedRunThatIsNotMergedAgain() throws Exception {
+        List<IntentId> sorted = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            sorted.add(intents.newId());
+        }
+        sorted.sort(null);
+        List<SegmentReader> newestFirst = new ArrayList<>();
+        List<SegmentMeta> live = new ArrayList<>();
+        for (int flush = 3; flush >= 0; flush--) {
+            List<IntentVersion> rows = new ArrayList<>();
+            for (int i = flush * 100; i < flush * 100 + 100; i++) {
+                rows.add(IntentVersion.put(i + 1, intents.next(sorted.get(i))));
+            }
+            SegmentReader r = input(flush + 1, DIM, rows);
+            newestFirst.add(r);
+            live.add(meta(flush + 1, r));
+        }
+        TieredPolicy policy = TieredPolicy.withDefaults();
+        CompactionChoice choice = policy.pick(live).orElseThrow();
+        CompactionJob smallOutputs = new CompactionJob(SegmentFiles.LOCAL, CompactionJobOptions.defaults(EmbeddingType.F32)
+                .withSync(false).withTargetOutputBytes(newestFirst.getFirst().fileSize() / 2),
+                ids::getAndIncrement, id -> SegmentFiles.path(dir, id));
+        CompactionResult r = smallOutputs.run(choice, newestFirst);
+
+        assertTrue(r.metas().size() >= 4, "the merge was split into " + r.metas().size() + " outputs");
+        List<SegmentMeta> outputs = new ArrayList<>(r.metas());
+        outputs.sort(java.util.Comparator.comparingLong(SegmentMeta::id).reversed());
+        assertEquals(1, SortedRun.of(outputs).size());
+        assertTrue(policy.pick(outputs).isEmpty(), "the outputs were chosen for another merge");
+        for (SegmentMeta m : outputs) {
+            assertEquals(1, m.minSequence(), "segment " + m.id());
+            assertEquals(400, m.maxSequence(), "segment " + m.id());
+        }
+        for (int i = 0; i < outputs.size(); i++) {
+            SegmentReader out = SegmentFiles.open(List.of(SegmentFiles.path(dir, outputs.get(i).id()))).getFirst();
+            opened.add(out);
+            assertTrue(out.footer().maxSequence() - out.footer().minSequence() < 399,
+                    "each file's footer keeps its own, narrower range");
+        }
+    }
+
     @Test
     void badInputsAreRefusedBeforeAnythingIsWritten() throws Exception {
         SegmentReader small = input(2, DIM, List.of(IntentVersion.put(20, intents.next())));

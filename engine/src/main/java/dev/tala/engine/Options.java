@@ -23,6 +23,7 @@ public final class Options {
     public static final int DEFAULT_DIMENSION = 384;
     public static final long DEFAULT_MEMTABLE_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_WAL_RECYCLE_FILES = 0;
+    public static final int MAX_WAL_RECYCLE_FILES = 16;
 
     private final OptionalInt dimension;
     private final Optional<EmbeddingType> embeddingType;
@@ -229,8 +230,9 @@ public final class Options {
          * retired file's length in zeros once, in the background (see docs/RECOVERY.md).
          */
         public Builder walRecycleFiles(int n) {
-            if (n < 0 || n > 16) {
-                throw new IllegalArgumentException("WAL files to recycle must be 0 to 16, got " + n);
+            if (n < 0 || n > MAX_WAL_RECYCLE_FILES) {
+                throw new IllegalArgumentException("WAL files to recycle must be 0 to " + MAX_WAL_RECYCLE_FILES
+                        + ", got " + n);
             }
             this.walRecycleFiles = n;
             return this;

@@ -9,6 +9,9 @@ import dev.tala.segment.format.TbfFormat;
  * @param level     0 for a segment written by a flush; compaction outputs go one level up
  * @param fileSize  bytes on disk
  * @param rows      rows, tombstones included
+ * @param minSequence lowest sequence number of its rows; for compaction output, of all the
+ *                    outputs of its compaction (the sorted run it belongs to), a bound on its rows
+ * @param maxSequence highest sequence number, likewise
  * @param compacted whether the segment is compaction output ({@code is_compacted})
  */
 public record SegmentMeta(long id, int level, long fileSize, long rows, long minTimestamp, long maxTimestamp,
@@ -24,5 +27,10 @@ public record SegmentMeta(long id, int level, long fileSize, long rows, long min
     public static SegmentMeta of(long id, int level, SegmentInfo info) {
         return new SegmentMeta(id, level, info.fileSize(), info.nodeCount(), info.minTimestamp(), info.maxTimestamp(),
                 info.minSequence(), info.maxSequence(), (info.flags() & TbfFormat.FLAG_IS_COMPACTED) != 0);
+    }
+
+    /** This metadata with another sequence range (see {@code minSequence}). */
+    public SegmentMeta withSequenceRange(long min, long max) {
+        return new SegmentMeta(id, level, fileSize, rows, minTimestamp, maxTimestamp, min, max, compacted);
     }
 }

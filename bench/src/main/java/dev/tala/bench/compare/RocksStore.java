@@ -42,19 +42,24 @@ final class RocksStore implements Store {
 
     private final Path dir;
     private final boolean statistics;
+    private final int recycleLogFiles;
     private Statistics stats;
     private Options options;
     private RocksDB db;
     private WriteOptions writeOptions;
 
     RocksStore(Path dir) {
-        this(dir, false);
+        this(dir, false, 0);
     }
 
-    /** With {@code statistics}, RocksDB keeps its tickers (a small cost, so only when asked). */
-    RocksStore(Path dir, boolean statistics) {
+    /**
+     * With {@code statistics}, RocksDB keeps its tickers (a small cost, so only when asked);
+     * {@code recycleLogFiles} is its {@code recycle_log_file_num}.
+     */
+    RocksStore(Path dir, boolean statistics, int recycleLogFiles) {
         this.dir = dir;
         this.statistics = statistics;
+        this.recycleLogFiles = recycleLogFiles;
     }
 
     @Override
@@ -65,12 +70,14 @@ final class RocksStore implements Store {
     @Override
     public String settings() {
         return "defaults, write_buffer_size 64 MiB (same memory budget as TalaDB's memtable), WAL on, "
-                + "sync per write when TalaDB syncs; value = compact binary intent";
+                + "sync per write when TalaDB syncs; value = compact binary intent"
+                + (recycleLogFiles > 0 ? "; recycle_log_file_num " + recycleLogFiles : "");
     }
 
     @Override
     public void open(boolean sync) throws Exception {
-        options = new Options().setCreateIfMissing(true).setWriteBufferSize(WRITE_BUFFER_BYTES);
+        options = new Options().setCreateIfMissing(true).setWriteBufferSize(WRITE_BUFFER_BYTES)
+                .setRecycleLogFileNum(recycleLogFiles);
         if (statistics) {
             stats = new Statistics();
             options.setStatistics(stats);

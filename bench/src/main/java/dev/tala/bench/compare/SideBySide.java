@@ -3,6 +3,7 @@ package dev.tala.bench.compare;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
+import dev.tala.engine.Options;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -25,13 +26,25 @@ import java.util.function.Function;
 public final class SideBySide {
     /** How much of everything. */
     public record Settings(int intents, int syncThreads, int syncWritesPerThread, int gets, int scans, int searches,
-                           int warmupIntents) {
+                           int warmupIntents, int walRecycleFiles) {
         public static Settings quick() {
-            return new Settings(50_000, 16, 150, 50_000, 100, 10, 10_000);
+            return new Settings(50_000, 16, 150, 50_000, 100, 10, 10_000, 0);
         }
 
         public static Settings full() {
-            return new Settings(200_000, 16, 500, 200_000, 500, 30, 20_000);
+            return new Settings(200_000, 16, 500, 200_000, 500, 30, 20_000, 0);
+        }
+
+        /**
+         * The same run with both stores keeping up to {@code files} finished WAL files for
+         * reuse (TalaDB's {@code walRecycleFiles}, RocksDB's {@code recycle_log_file_num}).
+         */
+        public Settings withWalRecycleFiles(int files) {
+            if (files < 0 || files > Options.MAX_WAL_RECYCLE_FILES) {
+                throw new IllegalArgumentException("WAL files to recycle must be 0 to " + Options.MAX_WAL_RECYCLE_FILES
+                        + ", not " + files);
+            }
+            return new Settings(intents, syncThreads, syncWritesPerThread, gets, scans, searches, warmupIntents, files);
         }
 
         /** The quick run's shape at another size (a smoke run, or a closer look at one size). */
@@ -40,7 +53,7 @@ public final class SideBySide {
                 throw new IllegalArgumentException("a side-by-side run needs at least 100 intents, not " + intents);
             }
             return new Settings(intents, 16, Math.min(150, Math.max(10, intents / 100)), intents,
-                    Math.min(100, Math.max(10, intents / 500)), 10, Math.min(10_000, intents / 5));
+                    Math.min(100, Math.max(10, intents / 500)), 10, Math.min(10_000, intents / 5), 0);
         }
     }
 
@@ -63,7 +76,9 @@ public final class SideBySide {
         List<float[]> queries = BenchData.queries(s.searches(), 3);
         Map<String, Phases> results = new LinkedHashMap<>();
         Map<String, String> stores = new LinkedHashMap<>();
-        for (Function<Path, Store> make : List.<Function<Path, Store>>of(TalaStore::new, RocksStore::new)) {
+        int recycle = s.walRecycleFiles();
+        for (Function<Path, Store> make : List.<Function<Path, Store>>of(dir -> new TalaStore(dir, recycle),
+                dir -> new RocksStore(dir, false, recycle))) {
             warmUp(make.apply(workDir.resolve("warmup")), s.warmupIntents());
             FileTrees.delete(workDir.resolve("warmup"));
             try (Store store = make.apply(workDir.resolve("store-" + results.size()))) {

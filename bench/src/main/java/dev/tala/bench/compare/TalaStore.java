@@ -17,10 +17,16 @@ import java.util.stream.Stream;
 /** TalaDB, with its defaults (64 MiB memtable, tiered compaction, f32 segments). */
 final class TalaStore implements Store {
     private final Path dir;
+    private final int walRecycleFiles;
     private TalaDB db;
 
     TalaStore(Path dir) {
+        this(dir, Options.DEFAULT_WAL_RECYCLE_FILES);
+    }
+
+    TalaStore(Path dir, int walRecycleFiles) {
         this.dir = dir;
+        this.walRecycleFiles = walRecycleFiles;
     }
 
     @Override
@@ -30,13 +36,14 @@ final class TalaStore implements Store {
 
     @Override
     public String settings() {
-        return "memtable 64 MiB (at most 2 frozen), tiered compaction, f32 segments, reverse edges on";
+        return "memtable 64 MiB (at most 2 frozen), tiered compaction, f32 segments, reverse edges on"
+                + (walRecycleFiles > 0 ? ", walRecycleFiles " + walRecycleFiles : "");
     }
 
     @Override
     public void open(boolean sync) {
         db = TalaDB.open(dir, Options.builder().dimension(BenchData.DIMENSION)
-                .durability(sync ? Durability.sync() : Durability.none()).build());
+                .durability(sync ? Durability.sync() : Durability.none()).walRecycleFiles(walRecycleFiles).build());
     }
 
     @Override

@@ -27,7 +27,7 @@ public final class WriteAmplificationRun {
         Map<String, WriteCounts> counts = new LinkedHashMap<>();
         Map<String, Double> seconds = new LinkedHashMap<>();
         Map<String, Long> disk = new LinkedHashMap<>();
-        for (Store store : new Store[] {new TalaStore(work.resolve("tala")), new RocksStore(work.resolve("rocks"), true)}) {
+        for (Store store : new Store[] {new TalaStore(work.resolve("tala")), new RocksStore(work.resolve("rocks"), true, 0)}) {
             try (store) {
                 store.open(false);
                 long start = System.nanoTime();

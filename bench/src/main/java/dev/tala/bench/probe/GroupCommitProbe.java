@@ -2,6 +2,7 @@ package dev.tala.bench.probe;
 
 import dev.tala.bench.compare.BenchData;
 import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
@@ -16,18 +17,27 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * How well group commit groups: N threads write 1.6 KB records in SYNC mode for four seconds
  * (after one of warm-up) and the log's own counters say how many records each force served.
+ * With {@code reuse}, the log writes into a reused (zero-filled) file, as with
+ * {@code Options.walRecycleFiles}.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
- * dev.tala.bench.probe.GroupCommitProbe 16}.
+ * dev.tala.bench.probe.GroupCommitProbe 16 [reuse]}.
  */
 public final class GroupCommitProbe {
+    /** 240 MB of records: more than 16 SYNC writers log in the five seconds of a run. */
+    private static final int REUSED_FILE_RECORDS = 150_000;
+
     private GroupCommitProbe() {
     }
 
     public static void main(String[] args) throws Exception {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
+        boolean reuse = args.length > 1 && args[1].equals("reuse");
         List<Intent> intents = BenchData.generate(1024, 7).intents();
         Path dir = Files.createTempDirectory("group-commit");
-        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync())) {
+        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync(), 1)) {
+            if (reuse) {
+                writeReusedFile(wal, dir, intents);
+            }
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong acknowledged = new AtomicLong();
             List<Thread> writers = new ArrayList<>();
@@ -56,12 +66,31 @@ public final class GroupCommitProbe {
                 w.join();
             }
             long forces = s1.forces() - s0.forces();
-            System.out.printf("%d threads: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s%n",
-                    threads, (n1 - n0) / seconds, (double) (s1.records() - s0.records()) / forces, forces / seconds);
+            System.out.printf("%d threads%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s%n",
+                    threads, reuse ? " (reused file)" : "", (n1 - n0) / seconds, (double) (s1.records() - s0.records()) / forces, forces / seconds);
         } finally {
             try (var walk = Files.walk(dir)) {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
+        }
+    }
+
+    /**
+     * Moves the log to a reused file long enough for the whole run: fills the first file with
+     * 240 MB, retires it, waits until it is zero-filled and takes it.
+     */
+    private static void writeReusedFile(WriteAheadLog wal, Path dir, List<Intent> intents) throws Exception {
+        for (int i = 0; i < REUSED_FILE_RECORDS; i++) {
+            wal.append(List.of(new WalOp.Put(intents.get(i & 1023))));
+        }
+        long filled = wal.rotate(2);
+        wal.retire(dir.resolve(DatabaseLayout.walFileName(filled)));
+        while (wal.stats().freeFiles() == 0) {
+            Thread.sleep(10);
+        }
+        wal.rotate(3);
+        if (wal.stats().filesReused() != 1) {
+            throw new IllegalStateException("the log did not take the retired file");
         }
     }
 }

@@ -31,6 +31,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--db", paramLabel = "DIR", description = "Work directory (must not exist; deleted afterwards). Default: a temporary directory.")
     Path dir;
 
+    @Option(names = "--wal-recycle", paramLabel = "N", description = {"Both stores keep up to N finished WAL files for reuse",
+        "(TalaDB's walRecycleFiles, RocksDB's recycle_log_file_num). Default: 0, as both ship."})
+    int walRecycleFiles;
+
     @Option(names = "--verbose", description = "On error, print the stack trace too.")
     boolean verbose;
 
@@ -52,6 +56,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         SideBySide.Settings settings = intents != null ? SideBySide.Settings.sized(intents)
                 : quick ? SideBySide.Settings.quick() : SideBySide.Settings.full();
+        try {
+            settings = settings.withWalRecycleFiles(walRecycleFiles);
+        } catch (IllegalArgumentException e) {
+            throw new TalaException("--wal-recycle: " + e.getMessage());
+        }
         SideBySide.Report report;
         try {
             Files.createDirectories(work);
@@ -82,6 +91,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int writeAmplification(Path work, PrintStream progress) throws Exception {
+        if (walRecycleFiles != 0) {
+            throw new TalaException("--wal-recycle applies to the side-by-side run, not to --write-amp");
+        }
         if (writeAmpIntents < 1) {
             throw new TalaException("--write-amp needs a positive number of intents, not " + writeAmpIntents);
         }
