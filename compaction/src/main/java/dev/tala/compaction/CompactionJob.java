@@ -230,15 +230,9 @@ public final class CompactionJob {
          * (each file's footer keeps its exact range).
          */
         private void labelOutputsAsOneRun() {
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
-            for (SegmentMeta m : metas) {
-                min = Math.min(min, m.minSequence());
-                max = Math.max(max, m.maxSequence());
-            }
-            long lo = min;
-            long hi = max;
-            metas.replaceAll(m -> m.withSequenceRange(lo, hi));
+            long min = metas.stream().mapToLong(SegmentMeta::minSequence).min().orElse(0);
+            long max = metas.stream().mapToLong(SegmentMeta::maxSequence).max().orElse(0);
+            metas.replaceAll(m -> m.withSequenceRange(min, max));
         }
 
         /** Makes the outputs' directory entries durable: the writer forced their bytes, not their names. */

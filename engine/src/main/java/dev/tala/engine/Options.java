@@ -25,6 +25,15 @@ public final class Options {
     public static final int DEFAULT_WAL_RECYCLE_FILES = 0;
     public static final int MAX_WAL_RECYCLE_FILES = 16;
 
+    /** Returns {@code n} if it is a valid {@code walRecycleFiles} setting, else throws. */
+    public static int checkWalRecycleFiles(int n) {
+        if (n < 0 || n > MAX_WAL_RECYCLE_FILES) {
+            throw new IllegalArgumentException("WAL files to recycle must be 0 to " + MAX_WAL_RECYCLE_FILES
+                    + ", got " + n);
+        }
+        return n;
+    }
+
     private final OptionalInt dimension;
     private final Optional<EmbeddingType> embeddingType;
     private final OptionalLong memtableBytes;
@@ -230,11 +239,7 @@ public final class Options {
          * retired file's length in zeros once, in the background (see docs/RECOVERY.md).
          */
         public Builder walRecycleFiles(int n) {
-            if (n < 0 || n > MAX_WAL_RECYCLE_FILES) {
-                throw new IllegalArgumentException("WAL files to recycle must be 0 to " + MAX_WAL_RECYCLE_FILES
-                        + ", got " + n);
-            }
-            this.walRecycleFiles = n;
+            this.walRecycleFiles = checkWalRecycleFiles(n);
             return this;
         }
 

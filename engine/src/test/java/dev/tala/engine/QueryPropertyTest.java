@@ -3,6 +3,7 @@ package dev.tala.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
@@ -114,9 +115,7 @@ class QueryPropertyTest {
             }
         } finally {
             db.close();
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(dir);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.compaction.TieredPolicy;
 import dev.tala.compaction.TieredSettings;
 import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
 import dev.tala.core.layout.DatabaseLayout;
@@ -220,8 +221,6 @@ class DifferentialTest {
     }
 
     static void deleteTree(Path root) throws java.io.IOException {
-        try (var walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        FileTrees.delete(root);
     }
 }

@@ -48,10 +48,6 @@ final class RocksStore implements Store {
     private RocksDB db;
     private WriteOptions writeOptions;
 
-    RocksStore(Path dir) {
-        this(dir, false, 0);
-    }
-
     /**
      * With {@code statistics}, RocksDB keeps its tickers (a small cost, so only when asked);
      * {@code recycleLogFiles} is its {@code recycle_log_file_num}.

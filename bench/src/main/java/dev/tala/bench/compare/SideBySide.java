@@ -40,11 +40,8 @@ public final class SideBySide {
          * reuse (TalaDB's {@code walRecycleFiles}, RocksDB's {@code recycle_log_file_num}).
          */
         public Settings withWalRecycleFiles(int files) {
-            if (files < 0 || files > Options.MAX_WAL_RECYCLE_FILES) {
-                throw new IllegalArgumentException("WAL files to recycle must be 0 to " + Options.MAX_WAL_RECYCLE_FILES
-                        + ", not " + files);
-            }
-            return new Settings(intents, syncThreads, syncWritesPerThread, gets, scans, searches, warmupIntents, files);
+            return new Settings(intents, syncThreads, syncWritesPerThread, gets, scans, searches, warmupIntents,
+                    Options.checkWalRecycleFiles(files));
         }
 
         /** The quick run's shape at another size (a smoke run, or a closer look at one size). */

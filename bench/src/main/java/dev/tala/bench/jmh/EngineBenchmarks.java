@@ -1,6 +1,7 @@
 package dev.tala.bench.jmh;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
@@ -107,9 +108,7 @@ public class EngineBenchmarks {
         @TearDown(Level.Trial)
         public void close() throws IOException {
             db.close();
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(dir);
         }
     }
 
@@ -139,9 +138,7 @@ public class EngineBenchmarks {
         @TearDown(Level.Trial)
         public void close() throws IOException {
             db.close();
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(dir);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tala.bench.jmh;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Edge;
@@ -121,9 +122,7 @@ public class WalBenchmarks {
         @TearDown(Level.Trial)
         public void close() throws IOException {
             wal.close();
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(dir);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tala.bench.probe;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -34,7 +35,8 @@ public final class GroupCommitProbe {
         boolean reuse = args.length > 1 && args[1].equals("reuse");
         List<Intent> intents = BenchData.generate(1024, 7).intents();
         Path dir = Files.createTempDirectory("group-commit");
-        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync(), 1)) {
+        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync(),
+                reuse ? 1 : 0)) {
             if (reuse) {
                 writeReusedFile(wal, dir, intents);
             }
@@ -69,9 +71,7 @@ public final class GroupCommitProbe {
             System.out.printf("%d threads%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s%n",
                     threads, reuse ? " (reused file)" : "", (n1 - n0) / seconds, (double) (s1.records() - s0.records()) / forces, forces / seconds);
         } finally {
-            try (var walk = Files.walk(dir)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(dir);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.MappedRegion;
 import dev.tala.core.io.ReadableFile;
 import dev.tala.core.io.WritableFile;
@@ -327,9 +328,7 @@ class FaultInjectingFileLayerTest {
                 case ZERO_FILLED_TAIL -> assertArrayEquals(new byte[tail.length], tail);
             }
         } finally {
-            try (var walk = Files.walk(root)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            FileTrees.delete(root);
         }
     }
 
