@@ -1,6 +1,7 @@
 package dev.tala.compaction;
 
 import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.format.RegionKind;
@@ -56,7 +57,7 @@ public final class RowSizeEstimator {
         if (intent == null) {
             return bytes; // a tombstone spends no embedding slot and no string
         }
-        return bytes + stride + TbfFormat.ST_OFFSET_BYTES + utf8Length(intent.command())
+        return bytes + stride + TbfFormat.ST_OFFSET_BYTES + IntentLimits.commandBytes(intent.command())
                 + intent.edges().size() * bytesPerEdge;
     }
 
@@ -66,24 +67,5 @@ public final class RowSizeEstimator {
             sum += kind.columnWidth();
         }
         return sum;
-    }
-
-    /** UTF-8 length without encoding (commands are validated, so surrogates come in pairs). */
-    static long utf8Length(String s) {
-        long n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                n += 1;
-            } else if (c < 0x800) {
-                n += 2;
-            } else if (Character.isHighSurrogate(c)) {
-                n += 4;
-                i++;
-            } else {
-                n += 3;
-            }
-        }
-        return n;
     }
 }

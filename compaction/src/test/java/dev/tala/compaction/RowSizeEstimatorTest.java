@@ -1,6 +1,5 @@
 package dev.tala.compaction;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.model.IntentId;
@@ -8,14 +7,12 @@ import dev.tala.core.model.IntentVersion;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The estimate that cuts outputs must be an upper bound of real segments, and not a loose one. */
@@ -41,13 +38,6 @@ class RowSizeEstimatorTest {
                     estimate, (double) estimate / actual);
             assertTrue(actual <= estimate, "file " + actual + " > estimate " + estimate);
             assertTrue(estimate <= actual * 2, "estimate " + estimate + " is more than twice the file " + actual);
-        }
-    }
-
-    @Test
-    void utf8LengthMatchesTheEncoder() {
-        for (String s : List.of("", "ls", "déployer l'application ✓", "echo 🚀", "\u07ff\u0800\uffff")) {
-            assertEquals(s.getBytes(StandardCharsets.UTF_8).length, RowSizeEstimator.utf8Length(s), s);
         }
     }
 }

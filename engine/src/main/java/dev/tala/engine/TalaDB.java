@@ -26,6 +26,7 @@ import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -294,8 +295,12 @@ public final class TalaDB implements AutoCloseable {
         try {
             for (Path p : db.fs().list(db.layout().walDir())) {
                 if (DatabaseLayout.walNumber(p).isPresent()) {
-                    walFiles++;
-                    walBytes += db.fs().size(p);
+                    try {
+                        walBytes += db.fs().size(p);
+                        walFiles++;
+                    } catch (NoSuchFileException retiredMeanwhile) {
+                        // A flush deleted or renamed it after the listing: it is no longer a WAL file.
+                    }
                 }
             }
         } catch (IOException e) {

@@ -63,6 +63,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     private int liveSegments;
     private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
     private List<Path> walFiles = List.of();
+    private final List<Path> freeWalFiles = new ArrayList<>();
     private long nextFileNumber;
     private ReplayReport replay;
     private boolean needsFlush;
@@ -138,6 +139,15 @@ public final class DatabaseRecovery implements AutoCloseable {
     /** The WAL files replay reads, oldest first. */
     public List<Path> walFiles() {
         return walFiles;
+    }
+
+    /**
+     * WAL files the last process set aside for reuse ({@code <n>.wal.free}). Recovery leaves
+     * them alone: they hold nothing needed, and the new log either zero-fills them again for
+     * reuse (whether their last zero-fill finished is not known) or deletes them.
+     */
+    public List<Path> freeWalFiles() {
+        return List.copyOf(freeWalFiles);
     }
 
     /** True when the WAL was replayed around damage that stays in the files: flush before it is read again. */
@@ -344,10 +354,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         // One listing, sorted by name: the 20-digit numbers put the WAL files in number order.
         for (Path p : fs.list(layout.walDir())) {
             if (DatabaseLayout.isFreeWalFile(p)) {
-                // Set aside for reuse by the last process; whether its zero-fill finished is not known.
-                fs.delete(p);
-                deleted = true;
-                act(Action.Kind.DELETED_OBSOLETE_WAL, p, "a retired WAL file kept for reuse, not reused after a restart");
+                freeWalFiles.add(p);
                 continue;
             }
             OptionalLong number = DatabaseLayout.walNumber(p);

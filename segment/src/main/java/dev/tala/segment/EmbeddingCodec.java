@@ -26,7 +26,7 @@ public final class EmbeddingCodec {
     /**
      * Writes {@code dimension} floats from {@code source} (native-order floats, e.g.
      * {@code Intent.embeddingView()}) as one encoded vector at {@code dst[at]}. Bytes after the
-     * vector (stride padding) are left untouched; the caller provides them zeroed.
+     * vector (stride padding) are left untouched; the caller zeroes them.
      */
     public static void encode(EmbeddingType type, MemorySegment source, int dimension, MemorySegment dst, long at) {
         switch (type) {

@@ -77,11 +77,20 @@ final class RegionOutput {
      * {@link #buffer()} so that the caller can encode into them directly.
      */
     int reserve(int n) throws IOException {
+        int at = reserveUnzeroed(n);
+        Arrays.fill(buffer, at, at + n, (byte) 0);
+        return at;
+    }
+
+    /**
+     * As {@link #reserve} but the bytes keep whatever the buffer held: for a caller that
+     * writes every one of them (an embedding and its padding), so they are written once.
+     */
+    int reserveUnzeroed(int n) throws IOException {
         if (n > buffer.length - used) {
             flush();
         }
         int at = used;
-        Arrays.fill(buffer, at, at + n, (byte) 0);
         used += n;
         return at;
     }

@@ -467,7 +467,7 @@ public final class SegmentReader implements AutoCloseable {
                     .status(status(row))
                     .outcome(outcome(row))
                     .command(command(row))
-                    .embedding(embeddingAsFloats(row))
+                    .adoptEmbedding(embeddingAsFloats(row))
                     .edges(edgesFrom(row))
                     .build();
             return IntentVersion.put(sequence, intent);

@@ -215,11 +215,13 @@ public final class SegmentWriter {
     private static void writeEmbeddings(RegionOutput out, SegmentLayout plan, List<RegionEntry> entries,
             List<IntentVersion> versions, EmbeddingType type, int dim, long puts) throws IOException {
         int stride = (int) type.stride(dim);
+        int vectorBytes = (int) type.vectorBytes(dim);
         out.beginRegion();
         for (IntentVersion v : versions) {
             if (!v.isTombstone()) {
-                int at = out.reserve(stride);
+                int at = out.reserveUnzeroed(stride);
                 EmbeddingCodec.encode(type, v.intent().embeddingView(), dim, out.buffer(), at);
+                out.buffer().asSlice(at + vectorBytes, stride - vectorBytes).fill((byte) 0);
             }
         }
         entries.add(finish(out, plan, RegionKind.EMBEDDINGS, ENCODING_RAW, -1, puts));

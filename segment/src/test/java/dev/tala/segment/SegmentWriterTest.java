@@ -68,6 +68,32 @@ class SegmentWriterTest {
         assertArrayEquals(expected, Files.readAllBytes(small));
     }
 
+    /**
+     * The writer's buffer is reused and embeddings are encoded into it without zeroing first;
+     * the padding after each vector must still come out zero. A small buffer that the random
+     * ids column has just filled makes stale bytes sit exactly where the padding goes.
+     */
+    @Test
+    void vectorPaddingIsZeroWhateverTheBufferHeldBefore() throws IOException {
+        for (EmbeddingType type : EmbeddingType.values()) {
+            Shape shape = new Shape(400, 3, type, false, 0.1, 2, false, 17);
+            Path file = dir.resolve("padding-" + type.label() + ".tbf");
+            new SegmentWriter(LocalFileLayer.INSTANCE, 4096).write(file, SegmentFixtures.options(shape),
+                    SegmentFixtures.randomVersions(shape));
+            try (SegmentReader reader = SegmentFixtures.open(file)) {
+                reader.verify();
+                int payload = (int) type.vectorBytes(3);
+                for (int row = 0; row < reader.rowCount(); row++) {
+                    MemorySegment vector = reader.embedding(row);
+                    if (vector != null) {
+                        assertEquals(-1L, vector.asSlice(payload).mismatch(MemorySegment.ofArray(
+                                new byte[(int) vector.byteSize() - payload])), type + " row " + row);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void layoutFollowsTheFormat() throws IOException {
         Shape shape = new Shape(150, 10, EmbeddingType.INT8, true, 0.3, 4, false, 5);

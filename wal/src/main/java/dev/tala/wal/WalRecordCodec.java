@@ -210,7 +210,7 @@ public final class WalRecordCodec {
         int commandLength = in.length("command length", 1);
         b.command(new String(in.bytes(commandLength), StandardCharsets.UTF_8));
         int dim = in.length("embedding dimension", 4);
-        b.embedding(in.floats(dim));
+        b.adoptEmbedding(in.floats(dim));
         int edgeCount = in.length("edge count", 21);
         List<Edge> edges = new ArrayList<>(edgeCount);
         for (int i = 0; i < edgeCount; i++) {

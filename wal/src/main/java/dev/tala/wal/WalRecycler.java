@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * zeros are what keeps replay exact: after the last record of a reused file comes nothing but
  * zeros, so a stale record from the file's previous life can never be read as a new one, and
  * damage is told from unused space the same way as in a new file (see WalFormat's ZERO_FILLED
- * flag). Whether a free file's zero-fill finished is not known after a restart, so opening a
- * database deletes every free file it finds.
+ * flag). Whether a free file's zero-fill finished is not known after a restart, so the free
+ * files an open finds are zero-filled again ({@link #adoptFree}) before any is reused.
  */
 final class WalRecycler implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(WalRecycler.class);
@@ -86,6 +86,28 @@ final class WalRecycler implements Closeable {
                 return;
             }
             throw e;
+        }
+    }
+
+    /**
+     * Takes a free file left by an earlier process ({@code <n>.wal.free}, contents unknown):
+     * zero-fills it for reuse when there is room, else deletes it. Nothing in it is needed.
+     */
+    void adoptFree(Path free) throws IOException {
+        synchronized (this) {
+            if (closed || ready.size() + filling >= capacity) {
+                fs.delete(free);
+                return;
+            }
+            filling++;
+        }
+        try {
+            zeroFiller.execute(() -> zeroFill(free));
+        } catch (RejectedExecutionException e) {
+            synchronized (this) {
+                filling--;
+            }
+            deleteQuietly(free); // closed meanwhile
         }
     }
 

@@ -331,6 +331,14 @@ public final class WriteAheadLog implements Closeable {
     }
 
     /**
+     * Takes a free WAL file an earlier process set aside ({@code <n>.wal.free}): zero-filled
+     * again in the background and then reused, or deleted if this log keeps no more files.
+     */
+    public void recycleFree(Path freeFile) throws IOException {
+        recycler.adoptFree(freeFile);
+    }
+
+    /**
      * Called by a new leader, with the lock held, before it forces: when the last force served
      * a group of writers and fewer have appended since, waits a little for the rest to come
      * back, so that one force keeps serving the whole group. Without this, on a machine with

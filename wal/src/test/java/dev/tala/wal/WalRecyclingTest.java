@@ -118,6 +118,44 @@ class WalRecyclingTest {
         }
     }
 
+    /**
+     * A free file found at open may be half zero-filled (its process stopped mid-fill): a new
+     * log fills it again before reusing it, and replay of the reused file sees only its own
+     * records. A log that keeps no files deletes it.
+     */
+    @Test
+    void aFreeFileLeftByAnEarlierProcessIsZeroFilledAgainBeforeReuse() throws Exception {
+        Path free = walDir.resolve(DatabaseLayout.freeWalFileName(4));
+        Files.createDirectories(walDir);
+        byte[] stale = new byte[256 * 1024];
+        new java.util.Random(8).nextBytes(stale);
+        java.util.Arrays.fill(stale, 0, 4096, (byte) 0); // a fill that got this far, then stopped
+        Files.write(free, stale);
+        RandomIntents gen = new RandomIntents(8, WalTestSupport.DIM);
+        List<WalRecord> written;
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 7, 0, Durability.sync(), 1)) {
+            wal.recycleFree(free);
+            awaitFreeFiles(wal, 1);
+            byte[] bytes = Files.readAllBytes(free);
+            assertEquals(stale.length, bytes.length);
+            for (int i = 0; i < bytes.length; i++) {
+                assertEquals(0, bytes[i], "byte " + i + " of the refilled free file");
+            }
+            wal.rotate(8);
+            assertEquals(1, wal.stats().filesReused());
+            written = appendSynced(wal, gen, 5);
+        }
+        List<WalRecord> replayed = new ArrayList<>();
+        WalReplayer.replay(fs, List.of(walFile(8)), 0, WalRecoveryMode.ABSOLUTE_CONSISTENCY, replayed::add);
+        assertSameRecords(written, replayed);
+
+        Files.write(free, stale);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 9, 0, Durability.sync())) {
+            wal.recycleFree(free);
+            assertFalse(Files.exists(free), "a log that recycles nothing deletes it");
+        }
+    }
+
     @Test
     void aFullPoolDeletesWhatItCannotKeep() throws Exception {
         RandomIntents gen = new RandomIntents(6, WalTestSupport.DIM);

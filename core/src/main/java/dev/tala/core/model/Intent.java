@@ -4,10 +4,6 @@ import dev.tala.core.error.InvalidIntentException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -223,6 +219,17 @@ public final class Intent {
             return this;
         }
 
+        /**
+         * The embedding, handed over without a copy: the caller made {@code embedding} for this
+         * intent alone (a decoder, say) and must not touch it again. It is still validated at
+         * {@link #build()}. Saves a copy of every vector a segment or log read decodes.
+         */
+        public Builder adoptEmbedding(float[] embedding) {
+            this.embedding = embedding;
+            this.embeddingShared = true;
+            return this;
+        }
+
         public Builder edges(List<Edge> edges) {
             this.edges = edges;
             return this;
@@ -252,7 +259,7 @@ public final class Intent {
             if (command == null) {
                 throw new InvalidIntentException("command", "is missing");
             }
-            int commandBytes = utf8Length(command);
+            int commandBytes = IntentLimits.commandBytes(command);
             if (commandBytes > IntentLimits.MAX_COMMAND_BYTES) {
                 throw new InvalidIntentException("command", "is " + commandBytes
                         + " bytes of UTF-8, the limit is " + IntentLimits.MAX_COMMAND_BYTES);
@@ -284,19 +291,6 @@ public final class Intent {
             }
             float[] frozen = embeddingShared ? embedding : embedding.clone();
             return new Intent(this, frozen, List.copyOf(edges));
-        }
-
-        private static int utf8Length(String s) {
-            // Encoding with REPORT rejects unpaired surrogates, which UTF-8 cannot round-trip.
-            CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT);
-            try {
-                ByteBuffer encoded = encoder.encode(java.nio.CharBuffer.wrap(s));
-                return encoded.remaining();
-            } catch (CharacterCodingException e) {
-                throw new InvalidIntentException("command", "is not valid Unicode (unpaired surrogate)");
-            }
         }
     }
 }

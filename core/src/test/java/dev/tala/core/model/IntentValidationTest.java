@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.InvalidIntentException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,6 +127,57 @@ class IntentValidationTest {
     Arbitrary<String> oneCodePoint() {
         // 1, 2, 3 and 4 bytes of UTF-8.
         return Arbitraries.of("a", "\u00e9", "\u20ac", "\ud83d\ude80");
+    }
+
+    /**
+     * Any string, lone surrogates included: padded to exactly the limit it is accepted and one
+     * byte over it is rejected, or it is rejected as invalid Unicode, as the JDK's strict
+     * UTF-8 encoder (the oracle) says.
+     */
+    @Property
+    void theUtf8LengthOfAnyStringIsCountedExactly(@ForAll("anyChars") String text) {
+        int bytes;
+        try {
+            bytes = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(text)).remaining();
+        } catch (CharacterCodingException e) {
+            rejects("command", "unpaired surrogate", b -> b.command(text));
+            return;
+        }
+        String atLimit = text + "a".repeat(IntentLimits.MAX_COMMAND_BYTES - bytes);
+        assertEquals(atLimit, valid().command(atLimit).build().command());
+        rejects("command", (IntentLimits.MAX_COMMAND_BYTES + 1) + " bytes", b -> b.command(atLimit + "a"));
+    }
+
+    @Test
+    void commandBytesCountsEachEncodingLength() {
+        for (String s : List.of("", "ls", "d\u00e9ployer l'application \u2713", "echo \ud83d\ude80", "\u07ff\u0800\uffff")) {
+            assertEquals(s.getBytes(StandardCharsets.UTF_8).length, IntentLimits.commandBytes(s), s);
+        }
+        assertThrows(InvalidIntentException.class, () -> IntentLimits.commandBytes("\udc00 low first"));
+        assertThrows(InvalidIntentException.class, () -> IntentLimits.commandBytes("high last \ud800"));
+    }
+
+    @Provide
+    Arbitrary<String> anyChars() {
+        Arbitrary<String> pairs = Arbitraries.of("\ud83d\ude80", "\udbff\udfff", "\ud800\udc00");
+        Arbitrary<String> single = Arbitraries.chars().map(String::valueOf);
+        return Arbitraries.oneOf(single, single, pairs).list().ofMaxSize(40).map(parts -> String.join("", parts));
+    }
+
+    @Test
+    void anAdoptedEmbeddingIsKeptWithoutACopyAndStillValidated() {
+        float[] values = {0.5f, -0.25f, 1f};
+        Intent adopted = valid().adoptEmbedding(values).build();
+        assertEquals(3, adopted.dimension());
+        assertEquals(-0.25f, adopted.embedding(1));
+        values[1] = 9f; // what a caller must never do; here it shows the intent holds the array itself
+        assertEquals(9f, adopted.embedding(1));
+        float[] copied = {0.5f, -0.25f, 1f};
+        Intent built = valid().embedding(copied).build();
+        copied[1] = 9f;
+        assertEquals(-0.25f, built.embedding(1));
+        rejects("embedding", "value 0 is NaN", b -> b.adoptEmbedding(new float[] {Float.NaN}));
     }
 
     @Property(tries = 50)

@@ -121,6 +121,13 @@ public final class DatabaseOpener {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
         opened.add(wal);
+        try {
+            for (Path free : recovery.freeWalFiles()) {
+                wal.recycleFree(free);
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot remove a free WAL file in " + layout.walDir(), e);
+        }
         if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
             retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), lastSequence, recovery.walFiles());
         }
