@@ -1,0 +1,80 @@
+package dev.tala.bench.probe;
+
+import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.FileTrees;
+import dev.tala.core.model.Intent;
+import dev.tala.engine.DbStats;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.wal.Durability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SYNC phase of {@code tala bench} on its own: 200,000 intents without sync, close, reopen
+ * with SYNC, and 16 threads write 8,000 intents. The reopen finds four or five flushed segments
+ * and starts a compaction of all of them, which runs while the writers do, as in the bench.
+ * Arguments pick what runs beside the writers: {@code compaction} (the default, as in the
+ * bench), {@code none} (background compaction off), {@code idle} (wait until it is done), or
+ * {@code limit=N} (compaction limited to N MiB/s).
+ * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
+ * dev.tala.bench.probe.SyncUnderCompactionProbe [compaction|none|idle|limit=N]}.
+ */
+public final class SyncUnderCompactionProbe {
+    private static final int INTENTS = 200_000;
+    private static final int THREADS = 16;
+    private static final int WRITES_PER_THREAD = 500;
+
+    private SyncUnderCompactionProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "compaction";
+        long limit = mode.startsWith("limit=") ? Long.parseLong(mode.substring(6)) << 20 : 0;
+        Options base = Options.builder().dimension(BenchData.DIMENSION).durability(Durability.none()).build();
+        Options sync = base.toBuilder().durability(Durability.sync()).backgroundCompaction(!mode.equals("none"))
+                .compactionBytesPerSecond(limit).build();
+        List<Intent> extra = BenchData.generate(THREADS * WRITES_PER_THREAD, 2).intents();
+        Path dir = Files.createTempDirectory("sync-under-compaction");
+        try {
+            try (TalaDB db = TalaDB.open(dir, base)) {
+                BenchData.generate(INTENTS, 1).intents().forEach(db::put);
+            }
+            try (TalaDB db = TalaDB.open(dir, sync)) {
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                while (mode.equals("idle") && db.stats().pendingCompactionBytes() > 0) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("compaction still pending after two minutes");
+                    }
+                    Thread.sleep(100);
+                }
+                DbStats before = db.stats();
+                long start = System.nanoTime();
+                List<Thread> writers = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    int first = t;
+                    Thread w = new Thread(() -> {
+                        for (int i = first; i < extra.size(); i += THREADS) {
+                            db.put(extra.get(i));
+                        }
+                    });
+                    w.start();
+                    writers.add(w);
+                }
+                for (Thread w : writers) {
+                    w.join();
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                DbStats after = db.stats();
+                long forces = after.walForces() - before.walForces();
+                System.out.printf("%s: %,.0f puts/s, %.1f records per force, compactions finished %d, flushes %d%n",
+                        mode, extra.size() / seconds, (double) extra.size() / forces,
+                        after.compactions() - before.compactions(), after.flushes() - before.flushes());
+            }
+        } finally {
+            FileTrees.delete(dir);
+        }
+    }
+}
