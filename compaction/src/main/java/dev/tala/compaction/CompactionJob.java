@@ -1,12 +1,13 @@
 package dev.tala.compaction;
 
 import dev.tala.core.io.FileLayer;
-import dev.tala.core.model.IntentVersion;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.SegmentRows;
 import dev.tala.segment.SegmentSummary;
 import dev.tala.segment.SegmentWriteOptions;
 import dev.tala.segment.SegmentWriter;
+import dev.tala.segment.StoredRow;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
@@ -23,9 +24,11 @@ import java.util.function.LongSupplier;
 /**
  * Merges a contiguous run of segments into new {@code is_compacted} segments.
  *
- * <p>The newest version of every id streams out of a {@link MergingIterator} into an
+ * <p>The row of the newest version of every id streams out of a {@link MergingIterator} into an
  * {@link OutputRoller}, which hands each output's rows to a {@link SegmentWriter} (reverse edges
- * on, the configured embedding type). Edges whose target id lands in the same output are made
+ * on, the configured embedding type). The rows are never decoded into intents: the writer reads
+ * each value from the mapped input and copies an embedding byte for byte when its type does not
+ * change ({@link SegmentRows#copiedFrom}). Edges whose target id lands in the same output are made
  * local by the writer, which resolves targets among the rows it writes. Each output is forced by
  * the writer; once all are written the job syncs their directory, so that when {@link #run}
  * returns the outputs are durable and the caller can append the one manifest edit that swaps
@@ -200,7 +203,7 @@ public final class CompactionJob {
             return new CompactionResult(outputs, metas, stats);
         }
 
-        private void writeOutput(List<IntentVersion> rows) throws IOException {
+        private void writeOutput(List<StoredRow> rows) throws IOException {
             long id = nextSegmentId.getAsLong();
             Path path = pathFor.apply(id);
             // Never truncate a file we did not create: deleting it on failure would lose data.
@@ -211,7 +214,7 @@ public final class CompactionJob {
             created.add(path);
             SegmentWriteOptions writeOptions = new SegmentWriteOptions(id, wallClockNs.getAsLong(), dimension,
                     options.outputType(), true, true, options.sync());
-            SegmentSummary summary = writer.write(path, writeOptions, rows);
+            SegmentSummary summary = writer.write(path, writeOptions, SegmentRows.copiedFrom(rows));
             outputs.add(summary);
             metas.add(new SegmentMeta(id, outputLevel, summary.fileSize(), summary.nodeCount(),
                     summary.minTimestamp(), summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(),

@@ -2,8 +2,8 @@ package dev.tala.compaction;
 
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.model.IntentId;
-import dev.tala.core.model.IntentVersion;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.StoredRow;
 import dev.tala.segment.format.RegionKind;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -12,19 +12,20 @@ import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 
 /**
- * A k-way merge of segments by id that yields, for each id, only its newest version.
+ * A k-way merge of segments by id that yields, for each id, only the row of its newest version.
  *
  * <p>One cursor per input sits in a heap ordered by id, then by sequence number (highest first);
  * the head of the heap is therefore the newest version of the smallest id not yet emitted, and
  * every other cursor on that id holds a shadowed version, which is skipped without being decoded.
- * Only the winning row is materialized ({@link SegmentReader#version(int)}), so the merge holds
- * one row per input at a time whatever the inputs' sizes.
+ * The winning row is not decoded either: it is passed on as a {@link StoredRow}, which the
+ * writer copies from ({@link dev.tala.segment.SegmentRows#copiedFrom}) and a caller that wants
+ * the version decodes ({@link SegmentReader#version(int)}).
  *
  * <p>A tombstone is emitted (it must keep hiding older versions in segments outside the merge)
  * unless the merge is bottommost: then no older segment can hold the id and the tombstone is
  * dropped.
  */
-public final class MergingIterator implements Iterator<IntentVersion> {
+public final class MergingIterator implements Iterator<StoredRow> {
     /** Smallest id first; for one id the newest version first; inputs listed earlier are newer. */
     private static final Comparator<Cursor> ORDER = Comparator
             .comparing((Cursor c) -> c.id)
@@ -34,7 +35,7 @@ public final class MergingIterator implements Iterator<IntentVersion> {
     private final boolean dropTombstones;
     private final PriorityQueue<Cursor> heap;
     private final long[] consumed;
-    private IntentVersion lookahead;
+    private StoredRow lookahead;
     private long emitted;
     private long shadowed;
     private long tombstonesDropped;
@@ -64,25 +65,25 @@ public final class MergingIterator implements Iterator<IntentVersion> {
     }
 
     @Override
-    public IntentVersion next() {
+    public StoredRow next() {
         if (!hasNext()) {
             throw new NoSuchElementException("the merge is exhausted");
         }
-        IntentVersion v = lookahead;
+        StoredRow v = lookahead;
         lookahead = null;
         emitted++;
         return v;
     }
 
     /** Consumes every version of the smallest id; returns the newest, or null if it was dropped. */
-    private IntentVersion mergeSmallestId() {
+    private StoredRow mergeSmallestId() {
         Cursor newest = heap.poll();
         IntentId id = newest.id;
-        IntentVersion winner = null;
+        StoredRow winner = null;
         if (dropTombstones && newest.reader.isTombstone(newest.row)) {
             tombstonesDropped++;
         } else {
-            winner = newest.reader.version(newest.row);
+            winner = new StoredRow(newest.reader, newest.row);
         }
         advance(newest);
         while (!heap.isEmpty() && heap.peek().id.equals(id)) {

@@ -1,12 +1,12 @@
 package dev.tala.compaction;
 
-import dev.tala.core.model.IntentVersion;
+import dev.tala.segment.StoredRow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cuts a sorted stream of versions into outputs of about a target size. Buffers the rows of the
+ * Cuts a sorted stream of stored rows into outputs of about a target size. Buffers the rows of the
  * current output only, which is what bounds a compaction's memory: when the next row would take
  * the output past the target, the buffered rows are handed to the sink and the buffer starts
  * over. A single row larger than the target still gets an output of its own.
@@ -15,13 +15,13 @@ final class OutputRoller {
     /** Receives the rows of one output, sorted by id; it owns the list from then on. */
     @FunctionalInterface
     interface OutputSink {
-        void write(List<IntentVersion> rows) throws IOException;
+        void write(List<StoredRow> rows) throws IOException;
     }
 
     private final RowSizeEstimator estimator;
     private final long targetBytes;
     private final OutputSink sink;
-    private List<IntentVersion> buffer = new ArrayList<>();
+    private List<StoredRow> buffer = new ArrayList<>();
     private long bufferedBytes;
     private long maxBufferedRows;
     private long maxBufferedBytes;
@@ -36,12 +36,12 @@ final class OutputRoller {
         this.bufferedBytes = estimator.segmentOverhead();
     }
 
-    void add(IntentVersion version) throws IOException {
-        long size = estimator.estimate(version);
+    void add(StoredRow row) throws IOException {
+        long size = estimator.estimate(row);
         if (!buffer.isEmpty() && bufferedBytes + size > targetBytes) {
             roll();
         }
-        buffer.add(version);
+        buffer.add(row);
         bufferedBytes += size;
         maxBufferedRows = Math.max(maxBufferedRows, buffer.size());
         maxBufferedBytes = Math.max(maxBufferedBytes, bufferedBytes);
@@ -55,7 +55,7 @@ final class OutputRoller {
     }
 
     private void roll() throws IOException {
-        List<IntentVersion> rows = buffer;
+        List<StoredRow> rows = buffer;
         buffer = new ArrayList<>(rows.size());
         bufferedBytes = estimator.segmentOverhead();
         sink.write(rows);

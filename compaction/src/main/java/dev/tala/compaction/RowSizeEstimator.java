@@ -4,6 +4,8 @@ import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.StoredRow;
 import dev.tala.segment.format.RegionKind;
 import dev.tala.segment.format.TbfFormat;
 
@@ -52,13 +54,26 @@ public final class RowSizeEstimator {
     }
 
     public long estimate(IntentVersion version) {
-        long bytes = NODE_COLUMN_BYTES_PER_ROW + BLOOM_AND_INDEX_BYTES_PER_ROW + pointerBytesPerRow;
         Intent intent = version.intent();
-        if (intent == null) {
-            return bytes; // a tombstone spends no embedding slot and no string
-        }
-        return bytes + stride + TbfFormat.ST_OFFSET_BYTES + IntentLimits.commandBytes(intent.command())
-                + intent.edges().size() * bytesPerEdge;
+        return intent == null ? tombstoneBytes()
+                : putBytes(IntentLimits.commandBytes(intent.command()), intent.edges().size());
+    }
+
+    /** The same estimate for a stored row, read without decoding it. */
+    public long estimate(StoredRow stored) {
+        SegmentReader reader = stored.reader();
+        int row = stored.row();
+        return reader.isTombstone(row) ? tombstoneBytes()
+                : putBytes(IntentLimits.commandBytes(reader.command(row)), reader.outDegree(row));
+    }
+
+    private long tombstoneBytes() {
+        // A tombstone spends no embedding slot and no string.
+        return NODE_COLUMN_BYTES_PER_ROW + BLOOM_AND_INDEX_BYTES_PER_ROW + pointerBytesPerRow;
+    }
+
+    private long putBytes(int commandBytes, int edges) {
+        return tombstoneBytes() + stride + TbfFormat.ST_OFFSET_BYTES + commandBytes + edges * bytesPerEdge;
     }
 
     private static long nodeColumnBytes() {

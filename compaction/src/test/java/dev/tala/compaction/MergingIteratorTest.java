@@ -10,6 +10,7 @@ import dev.tala.core.model.IntentVersion;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.StoredRow;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,10 +104,12 @@ class MergingIteratorTest {
         assertThrows(NoSuchElementException.class, merge::next);
     }
 
+    /** The merged rows, decoded. */
     private static List<IntentVersion> drain(MergingIterator merge) {
         List<IntentVersion> out = new ArrayList<>();
         while (merge.hasNext()) {
-            out.add(merge.next());
+            StoredRow row = merge.next();
+            out.add(row.reader().version(row.row()));
         }
         return out;
     }

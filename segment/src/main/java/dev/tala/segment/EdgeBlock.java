@@ -6,7 +6,7 @@ import static dev.tala.segment.format.TbfFormat.POINTER_BYTES;
 
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.IntentId;
-import dev.tala.core.model.IntentVersion;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -42,20 +42,22 @@ final class EdgeBlock {
         this.sources = sources;
     }
 
-    static EdgeBlock build(List<IntentVersion> versions, IntentId[] ids, boolean reverse) {
+    static EdgeBlock build(SegmentRows input, SegmentWriter.Rows rows, boolean reverse) {
+        IntentId[] ids = rows.ids;
         int n = ids.length;
+        List<List<Edge>> edgesOf = new ArrayList<>(n);
         long total = 0;
-        for (IntentVersion v : versions) {
-            if (!v.isTombstone()) {
-                total += v.intent().edges().size();
-            }
+        for (int row = 0; row < n; row++) {
+            List<Edge> edges = rows.tombstone[row] ? List.of() : input.edges(row);
+            edgesOf.add(edges);
+            total += edges.size();
         }
         if (total > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("a segment holds at most " + (Integer.MAX_VALUE - 16)
                     + " edges, got " + total);
         }
         int e = (int) total;
-        IntentId[] foreign = collectForeign(versions, ids);
+        IntentId[] foreign = collectForeign(edgesOf, ids);
         if ((long) n + foreign.length > Integer.MAX_VALUE - 1) {
             throw new IllegalArgumentException("too many rows and foreign edge targets for one segment");
         }
@@ -66,11 +68,7 @@ final class EdgeBlock {
         int k = 0;
         for (int row = 0; row < n; row++) {
             rowPointers[row] = k;
-            IntentVersion v = versions.get(row);
-            if (v.isTombstone()) {
-                continue;
-            }
-            for (Edge edge : v.intent().edges()) {
+            for (Edge edge : edgesOf.get(row)) {
                 int local = Arrays.binarySearch(ids, edge.target());
                 targets[k] = local >= 0 ? local : n + Arrays.binarySearch(foreign, edge.target());
                 relations[k] = edge.relation().code();
@@ -103,10 +101,9 @@ final class EdgeBlock {
         return new EdgeBlock(n, rowPointers, targets, relations, weights, foreign, columnPointers, cscEntry, sources);
     }
 
-    private static IntentId[] collectForeign(List<IntentVersion> versions, IntentId[] ids) {
-        IntentId[] all = versions.stream()
-                .filter(v -> !v.isTombstone())
-                .flatMap(v -> v.intent().edges().stream())
+    private static IntentId[] collectForeign(List<List<Edge>> edgesOf, IntentId[] ids) {
+        IntentId[] all = edgesOf.stream()
+                .flatMap(List::stream)
                 .map(Edge::target)
                 .filter(t -> Arrays.binarySearch(ids, t) < 0)
                 .sorted()

@@ -4,7 +4,6 @@ import static dev.tala.segment.format.TbfFormat.*;
 
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.WritableFile;
-import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.core.model.Outcome;
@@ -54,8 +53,16 @@ public final class SegmentWriter {
      */
     public SegmentSummary write(Path path, SegmentWriteOptions options, List<IntentVersion> versions)
             throws IOException {
-        Rows rows = Rows.of(versions, options.dimension());
-        EdgeBlock edges = EdgeBlock.build(versions, rows.ids, options.reverseEdges());
+        return write(path, options, SegmentRows.of(versions));
+    }
+
+    /**
+     * Writes {@code input} (sorted by id, strictly ascending) to a new file at {@code path},
+     * replacing any file there. As {@link #write(Path, SegmentWriteOptions, List)}.
+     */
+    public SegmentSummary write(Path path, SegmentWriteOptions options, SegmentRows input) throws IOException {
+        Rows rows = Rows.of(input, options.dimension());
+        EdgeBlock edges = EdgeBlock.build(input, rows, options.reverseEdges());
         StringTable.Stored strings = StringTable.store(rows.strings.encode(), rows.strings.count());
         BloomFilter bloom = BloomFilter.build(rows.ids);
         byte[] index = IdIndex.build(rows.ids);
@@ -97,8 +104,8 @@ public final class SegmentWriter {
         try (WritableFile file = layer.create(path)) {
             out.start(file);
             out.putBytes(header.encode());
-            writeColumns(out, plan, entries, versions, rows);
-            writeEmbeddings(out, plan, entries, versions, type, dim, rows.puts);
+            writeColumns(out, plan, entries, input, rows);
+            writeEmbeddings(out, plan, entries, input, rows, type, dim);
             writeEdges(out, plan, entries, edges);
             out.beginRegion();
             out.putBytes(strings.bytes());
@@ -148,49 +155,48 @@ public final class SegmentWriter {
     }
 
     private static void writeColumns(RegionOutput out, SegmentLayout plan, List<RegionEntry> entries,
-            List<IntentVersion> versions, Rows rows) throws IOException {
-        int n = versions.size();
+            SegmentRows input, Rows rows) throws IOException {
+        int n = input.size();
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putId(v.id());
+        for (IntentId id : rows.ids) {
+            out.putId(id);
         }
         entries.add(finish(out, plan, RegionKind.IDS, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putU64(v.isTombstone() ? 0 : v.intent().timestampNs());
+        for (int row = 0; row < n; row++) {
+            out.putU64(rows.tombstone[row] ? 0 : input.timestampNs(row));
         }
         entries.add(finish(out, plan, RegionKind.TIMESTAMPS, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putU64(v.isTombstone() ? 0 : v.intent().contextHash());
+        for (int row = 0; row < n; row++) {
+            out.putU64(rows.tombstone[row] ? 0 : input.contextHash(row));
         }
         entries.add(finish(out, plan, RegionKind.CONTEXT_HASHES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putF32(v.isTombstone() ? 0f : v.intent().confidence());
+        for (int row = 0; row < n; row++) {
+            out.putF32(rows.tombstone[row] ? 0f : input.confidence(row));
         }
         entries.add(finish(out, plan, RegionKind.CONFIDENCES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putU8(v.isTombstone() ? 0 : v.intent().status().code());
+        for (int row = 0; row < n; row++) {
+            out.putU8(rows.tombstone[row] ? 0 : input.status(row).code());
         }
         entries.add(finish(out, plan, RegionKind.STATUSES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            out.putU64(v.sequence());
+        for (long sequence : rows.sequences) {
+            out.putU64(sequence);
         }
         entries.add(finish(out, plan, RegionKind.SEQUENCE, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            int f = v.isTombstone() ? ROW_FLAG_TOMBSTONE
-                    : v.intent().outcome() != null ? ROW_FLAG_HAS_OUTCOME : 0;
+        for (int row = 0; row < n; row++) {
+            int f = rows.tombstone[row] ? ROW_FLAG_TOMBSTONE : rows.outcomes[row] != null ? ROW_FLAG_HAS_OUTCOME : 0;
             out.putU8(f);
         }
         entries.add(finish(out, plan, RegionKind.ROW_FLAGS, ENCODING_RAW, -1, n));
         out.beginRegion();
         int slot = 0;
-        for (IntentVersion v : versions) {
-            out.putU32(v.isTombstone() ? NONE_U32 : slot++);
+        for (int row = 0; row < n; row++) {
+            out.putU32(rows.tombstone[row] ? NONE_U32 : slot++);
         }
         entries.add(finish(out, plan, RegionKind.EMBED_SLOT, ENCODING_RAW, -1, n));
         out.beginRegion();
@@ -199,32 +205,30 @@ public final class SegmentWriter {
         }
         entries.add(finish(out, plan, RegionKind.COMMAND_REF, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            Outcome o = v.isTombstone() ? null : v.intent().outcome();
+        for (Outcome o : rows.outcomes) {
             out.putU64(o == null ? 0 : o.latencyNs());
         }
         entries.add(finish(out, plan, RegionKind.OUTCOME_LATENCY, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            Outcome o = v.isTombstone() ? null : v.intent().outcome();
+        for (Outcome o : rows.outcomes) {
             out.putU32(o == null ? 0 : o.exitCode());
         }
         entries.add(finish(out, plan, RegionKind.OUTCOME_EXIT_CODE, ENCODING_RAW, -1, n));
     }
 
     private static void writeEmbeddings(RegionOutput out, SegmentLayout plan, List<RegionEntry> entries,
-            List<IntentVersion> versions, EmbeddingType type, int dim, long puts) throws IOException {
+            SegmentRows input, Rows rows, EmbeddingType type, int dim) throws IOException {
         int stride = (int) type.stride(dim);
         int vectorBytes = (int) type.vectorBytes(dim);
         out.beginRegion();
-        for (IntentVersion v : versions) {
-            if (!v.isTombstone()) {
+        for (int row = 0; row < rows.tombstone.length; row++) {
+            if (!rows.tombstone[row]) {
                 int at = out.reserveUnzeroed(stride);
-                EmbeddingCodec.encode(type, v.intent().embeddingView(), dim, out.buffer(), at);
+                input.encodeEmbedding(row, type, out.buffer(), at);
                 out.buffer().asSlice(at + vectorBytes, stride - vectorBytes).fill((byte) 0);
             }
         }
-        entries.add(finish(out, plan, RegionKind.EMBEDDINGS, ENCODING_RAW, -1, puts));
+        entries.add(finish(out, plan, RegionKind.EMBEDDINGS, ENCODING_RAW, -1, rows.puts));
     }
 
     private static void writeEdges(RegionOutput out, SegmentLayout plan, List<RegionEntry> entries, EdgeBlock edges)
@@ -269,8 +273,11 @@ public final class SegmentWriter {
     }
 
     /** The per-row facts gathered in one pass over the input, which is validated on the way. */
-    private static final class Rows {
+    static final class Rows {
         IntentId[] ids;
+        long[] sequences;
+        boolean[] tombstone;
+        Outcome[] outcomes;
         int[] commandRef;
         final StringTable.Builder strings = new StringTable.Builder();
         long puts;
@@ -280,44 +287,48 @@ public final class SegmentWriter {
         long minSequence;
         long maxSequence;
 
-        static Rows of(List<IntentVersion> versions, int dim) {
+        static Rows of(SegmentRows input, int dim) {
             Rows r = new Rows();
-            int n = versions.size();
+            int n = input.size();
             if (n > Integer.MAX_VALUE - 1) {
                 throw new IllegalArgumentException("too many rows for one segment: " + n);
             }
             r.ids = new IntentId[n];
+            r.sequences = new long[n];
+            r.tombstone = new boolean[n];
+            r.outcomes = new Outcome[n];
             r.commandRef = new int[n];
             r.minTimestamp = Long.MAX_VALUE;
             r.maxTimestamp = Long.MIN_VALUE;
             r.minSequence = Long.MAX_VALUE;
             r.maxSequence = Long.MIN_VALUE;
             for (int row = 0; row < n; row++) {
-                IntentVersion v = versions.get(row);
-                if (v == null) {
-                    throw new IllegalArgumentException("version " + row + " is null");
-                }
-                if (row > 0 && r.ids[row - 1].compareTo(v.id()) >= 0) {
+                IntentId id = input.id(row);
+                if (row > 0 && r.ids[row - 1].compareTo(id) >= 0) {
                     throw new IllegalArgumentException("versions must be sorted by id strictly ascending: row "
-                            + row + " id " + v.id() + " follows " + r.ids[row - 1]);
+                            + row + " id " + id + " follows " + r.ids[row - 1]);
                 }
-                r.ids[row] = v.id();
-                r.minSequence = Math.min(r.minSequence, v.sequence());
-                r.maxSequence = Math.max(r.maxSequence, v.sequence());
-                Intent intent = v.intent();
-                if (intent == null) {
+                r.ids[row] = id;
+                long sequence = input.sequence(row);
+                r.sequences[row] = sequence;
+                r.minSequence = Math.min(r.minSequence, sequence);
+                r.maxSequence = Math.max(r.maxSequence, sequence);
+                if (input.isTombstone(row)) {
+                    r.tombstone[row] = true;
                     r.commandRef[row] = NONE_U32;
                     continue;
                 }
-                if (intent.dimension() != dim) {
-                    throw new IllegalArgumentException("intent " + v.id() + " has " + intent.dimension()
+                if (input.dimension(row) != dim) {
+                    throw new IllegalArgumentException("intent " + id + " has " + input.dimension(row)
                             + " embedding values but the segment's dimension is " + dim);
                 }
                 r.puts++;
-                r.commandRef[row] = r.strings.add(intent.command());
-                r.hasOutcomes |= intent.outcome() != null;
-                r.minTimestamp = Math.min(r.minTimestamp, intent.timestampNs());
-                r.maxTimestamp = Math.max(r.maxTimestamp, intent.timestampNs());
+                r.commandRef[row] = r.strings.add(input.command(row));
+                r.outcomes[row] = input.outcome(row);
+                r.hasOutcomes |= r.outcomes[row] != null;
+                long timestamp = input.timestampNs(row);
+                r.minTimestamp = Math.min(r.minTimestamp, timestamp);
+                r.maxTimestamp = Math.max(r.maxTimestamp, timestamp);
             }
             if (r.puts == 0) {
                 r.minTimestamp = 0;

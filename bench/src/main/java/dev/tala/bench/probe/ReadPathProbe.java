@@ -7,6 +7,8 @@ import dev.tala.core.model.Intent;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +17,8 @@ import java.util.SplittableRandom;
 /**
  * The paths that decode stored rows, on one quiet database (no background compaction): a full
  * compaction of 200,000 intents, a second one after all of them are written again (400,000
- * rows in, 200,000 out), then five rounds of 100,000 random gets and 100 time-range scans of
+ * rows in, 200,000 out), each with the CPU time (and the user part of it) of the thread that ran
+ * it, then five rounds of 100,000 random gets and 100 time-range scans of
  * 1% of the range each, printing the best round. For comparing two builds on the same machine
  * in one sitting, which {@code tala bench}'s mixed run is too noisy for.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
@@ -38,9 +41,9 @@ public final class ReadPathProbe {
         try (TalaDB db = TalaDB.open(dir, Options.builder().dimension(BenchData.DIMENSION)
                 .durability(Durability.none()).backgroundCompaction(false).build())) {
             intents.forEach(db::put);
-            double firstCompaction = secondsToCompact(db);
+            double[] first = secondsToCompact(db);
             intents.forEach(db::put);
-            double secondCompaction = secondsToCompact(db);
+            double[] second = secondsToCompact(db);
             SplittableRandom random = new SplittableRandom(4);
             long span = data.lastTimestampNs() - data.firstTimestampNs();
             double bestGets = 0;
@@ -62,17 +65,23 @@ public final class ReadPathProbe {
                 }
                 bestScans = Math.max(bestScans, SCANS / secondsSince(start));
             }
-            System.out.printf("%s: compactions %.2f s and %.2f s; best round %,.0f gets/s, %,.1f scans/s%n",
-                    label, firstCompaction, secondCompaction, bestGets, bestScans);
+            System.out.printf("%s: compactions %.2f s (CPU %.2f s, of it user %.2f s) and %.2f s (CPU %.2f s, "
+                    + "user %.2f s); best round %,.0f gets/s, %,.1f scans/s%n", label, first[0], first[1], first[2],
+                    second[0], second[1], second[2], bestGets, bestScans);
         } finally {
             FileTrees.delete(dir);
         }
     }
 
-    private static double secondsToCompact(TalaDB db) {
+    /** Wall-clock and CPU seconds of a full compaction, which runs on the calling thread. */
+    private static double[] secondsToCompact(TalaDB db) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu = threads.getCurrentThreadCpuTime();
+        long user = threads.getCurrentThreadUserTime();
         long start = System.nanoTime();
         db.compact(CompactionProgress.Listener.NONE);
-        return secondsSince(start);
+        return new double[] {secondsSince(start), (threads.getCurrentThreadCpuTime() - cpu) / 1e9,
+            (threads.getCurrentThreadUserTime() - user) / 1e9};
     }
 
     private static double secondsSince(long start) {
