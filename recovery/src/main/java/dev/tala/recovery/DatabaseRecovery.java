@@ -63,7 +63,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     private int liveSegments;
     private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
     private List<Path> walFiles = List.of();
-    private final List<Path> freeWalFiles = new ArrayList<>();
+    private final List<Path> spareWalFiles = new ArrayList<>();
     private long nextFileNumber;
     private ReplayReport replay;
     private boolean needsFlush;
@@ -142,12 +142,12 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
-     * WAL files the last process set aside for reuse ({@code <n>.wal.free}). Recovery leaves
-     * them alone: they hold nothing needed, and the new log either zero-fills them again for
-     * reuse (whether their last zero-fill finished is not known) or deletes them.
+     * WAL files the last process set aside for reuse ({@code <n>.wal.ready}, zero-filled, and
+     * {@code <n>.wal.free}, maybe not). Recovery leaves them alone: they hold nothing needed,
+     * and the new log reuses them or deletes them ({@code WriteAheadLog.create}).
      */
-    public List<Path> freeWalFiles() {
-        return List.copyOf(freeWalFiles);
+    public List<Path> spareWalFiles() {
+        return List.copyOf(spareWalFiles);
     }
 
     /** True when the WAL was replayed around damage that stays in the files: flush before it is read again. */
@@ -353,8 +353,8 @@ public final class DatabaseRecovery implements AutoCloseable {
         boolean deleted = false;
         // One listing, sorted by name: the 20-digit numbers put the WAL files in number order.
         for (Path p : fs.list(layout.walDir())) {
-            if (DatabaseLayout.isFreeWalFile(p)) {
-                freeWalFiles.add(p);
+            if (DatabaseLayout.isFreeWalFile(p) || DatabaseLayout.isReadyWalFile(p)) {
+                spareWalFiles.add(p);
                 continue;
             }
             OptionalLong number = DatabaseLayout.walNumber(p);

@@ -23,12 +23,16 @@ import org.slf4j.LoggerFactory;
  * change; a reused file is overwritten in place, in pages the page cache already holds.
  *
  * <p>A retired file is renamed to {@code <number>.wal.free} (no WAL file number matches that
- * name), then zero-filled and forced on a background thread; only then may it be reused. The
+ * name), then zero-filled and forced on a background thread, then renamed to
+ * {@code <number>.wal.ready}; only then may it be reused. The
  * zeros are what keeps replay exact: after the last record of a reused file comes nothing but
  * zeros, so a stale record from the file's previous life can never be read as a new one, and
  * damage is told from unused space the same way as in a new file (see WalFormat's ZERO_FILLED
- * flag). Whether a free file's zero-fill finished is not known after a restart, so the free
- * files an open finds are zero-filled again ({@link #adoptFree}) before any is reused.
+ * flag). The second rename comes after the force, so a ready file's zeros are durable whatever
+ * happened since, and the ready files an open finds are reused as they are; a free file's fill
+ * may not have finished, so the free files it finds are zero-filled again ({@link #adoptSpare}).
+ * Neither rename needs the directory synced: a lost one only leaves a file under its earlier
+ * name, which is handled as that name says.
  */
 final class WalRecycler implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(WalRecycler.class);
@@ -90,28 +94,37 @@ final class WalRecycler implements Closeable {
     }
 
     /**
-     * Takes a free file left by an earlier process ({@code <n>.wal.free}, contents unknown):
-     * zero-fills it for reuse when there is room, else deletes it. Nothing in it is needed.
+     * Takes a spare file left by an earlier process: a ready one is kept for reuse as it is, a
+     * free one (contents unknown) is zero-filled first; either is deleted when there is no room.
+     * Nothing in it is needed.
      */
-    void adoptFree(Path free) throws IOException {
+    void adoptSpare(Path spare) throws IOException {
+        boolean isReady = DatabaseLayout.isReadyWalFile(spare);
+        if (!isReady && !DatabaseLayout.isFreeWalFile(spare)) {
+            throw new IllegalArgumentException(spare + " is not named like a free or ready WAL file");
+        }
         synchronized (this) {
             if (closed || ready.size() + filling >= capacity) {
-                fs.delete(free);
+                fs.delete(spare);
+                return;
+            }
+            if (isReady) {
+                ready.addLast(spare);
                 return;
             }
             filling++;
         }
         try {
-            zeroFiller.execute(() -> zeroFill(free));
+            zeroFiller.execute(() -> zeroFill(spare));
         } catch (RejectedExecutionException e) {
             synchronized (this) {
                 filling--;
             }
-            deleteQuietly(free); // closed meanwhile
+            deleteQuietly(spare); // closed meanwhile
         }
     }
 
-    /** A zero-filled free file ready for {@link WalFile#reuse}, or null if there is none. */
+    /** A ready file (zeros durable) for {@link WalFile#reuse}, or null if there is none. */
     synchronized Path take() {
         Path free = ready.pollFirst();
         if (free != null) {
@@ -131,7 +144,7 @@ final class WalRecycler implements Closeable {
     }
 
     private void zeroFill(Path free) {
-        boolean done = false;
+        boolean forced = false;
         try (WritableFile out = fs.openForAppend(free)) {
             long size = out.size();
             ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK_BYTES);
@@ -141,22 +154,35 @@ final class WalRecycler implements Closeable {
             }
             if (!closed) {
                 out.force();
-                done = true;
+                forced = true;
             }
         } catch (IOException | RuntimeException e) {
             // Nothing stored is at stake: the file's records are in segments. It is just not reused.
             LOG.warn("could not zero-fill {} for reuse; deleting it", free, e);
         }
-        boolean keep;
+        Path readyFile = forced ? markReady(free) : null;
         synchronized (this) {
             filling--;
-            keep = done && !closed;
-            if (keep) {
-                ready.addLast(free);
+            if (readyFile != null && !closed) {
+                ready.addLast(readyFile);
             }
         }
-        if (!keep) {
+        // A ready file left by a close stays on disk: the next open reuses it as it is.
+        if (readyFile == null) {
             deleteQuietly(free);
+        }
+    }
+
+    /** Renames a free file whose zeros were forced to its ready name; null if that failed. */
+    private Path markReady(Path free) {
+        long number = DatabaseLayout.freeWalNumber(free).orElseThrow();
+        Path readyFile = free.resolveSibling(DatabaseLayout.readyWalFileName(number));
+        try {
+            fs.rename(free, readyFile);
+            return readyFile;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not rename {} to {}; deleting it", free, readyFile, e);
+            return null;
         }
     }
 

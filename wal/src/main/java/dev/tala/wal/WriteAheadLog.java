@@ -128,11 +128,28 @@ public final class WriteAheadLog implements Closeable {
      */
     public static WriteAheadLog create(FileLayer fs, Path walDir, long fileNumber, long lastSequence,
                                        Durability durability, int recycleFiles) throws IOException {
+        return create(fs, walDir, fileNumber, lastSequence, durability, recycleFiles, List.of());
+    }
+
+    /**
+     * As {@link #create(FileLayer, Path, long, long, Durability, int)}, taking over the spare
+     * files an earlier process left in {@code walDir} ({@code <n>.wal.ready} and
+     * {@code <n>.wal.free}, which recovery never replays): a ready one becomes the first file
+     * at once, the rest are kept for reuse (free ones zero-filled again first) or deleted.
+     */
+    public static WriteAheadLog create(FileLayer fs, Path walDir, long fileNumber, long lastSequence,
+                                       Durability durability, int recycleFiles, List<Path> spareFiles)
+            throws IOException {
         fs.createDirectories(walDir);
         WalRecycler recycler = new WalRecycler(fs, recycleFiles);
         try {
-            return new WriteAheadLog(fs, walDir, WalFile.create(fs, walDir, fileNumber), lastSequence, durability,
-                    recycler);
+            for (Path spare : spareFiles) {
+                recycler.adoptSpare(spare);
+            }
+            Path ready = recycler.take();
+            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber)
+                    : WalFile.reuse(fs, walDir, ready, fileNumber);
+            return new WriteAheadLog(fs, walDir, first, lastSequence, durability, recycler);
         } catch (IOException | RuntimeException e) {
             recycler.close();
             throw e;
@@ -328,14 +345,6 @@ public final class WriteAheadLog implements Closeable {
      */
     public void retire(Path walFile) throws IOException {
         recycler.retire(walFile);
-    }
-
-    /**
-     * Takes a free WAL file an earlier process set aside ({@code <n>.wal.free}): zero-filled
-     * again in the background and then reused, or deleted if this log keeps no more files.
-     */
-    public void recycleFree(Path freeFile) throws IOException {
-        recycler.adoptFree(freeFile);
     }
 
     /**

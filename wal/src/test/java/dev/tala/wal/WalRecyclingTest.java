@@ -93,7 +93,7 @@ class WalRecyclingTest {
     }
 
     @Test
-    void aRetiredFileIsZeroFilledUnderAFreeNameAndReusedInPlace() throws Exception {
+    void aRetiredFileIsZeroFilledUnderASpareNameAndReusedInPlace() throws Exception {
         RandomIntents gen = new RandomIntents(5, WalTestSupport.DIM);
         try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync(), 1)) {
             appendSynced(wal, gen, 30);
@@ -102,9 +102,11 @@ class WalRecyclingTest {
             wal.retire(walFile(1));
             assertFalse(Files.exists(walFile(1)), "the retired file's WAL name is gone at once");
             awaitFreeFiles(wal, 1);
-            Path free = walDir.resolve(DatabaseLayout.freeWalFileName(1));
-            assertTrue(DatabaseLayout.isFreeWalFile(free));
-            assertTrue(DatabaseLayout.walNumber(free).isEmpty(), "replay never takes a free file for a WAL file");
+            assertFalse(Files.exists(walDir.resolve(DatabaseLayout.freeWalFileName(1))),
+                    "renamed once its zeros were forced");
+            Path free = walDir.resolve(DatabaseLayout.readyWalFileName(1));
+            assertTrue(DatabaseLayout.isReadyWalFile(free));
+            assertTrue(DatabaseLayout.walNumber(free).isEmpty(), "replay never takes a spare file for a WAL file");
             byte[] bytes = Files.readAllBytes(free);
             assertEquals(size, bytes.length, "zero-filled in place, not truncated");
             for (int i = 0; i < bytes.length; i++) {
@@ -133,13 +135,14 @@ class WalRecyclingTest {
         Files.write(free, stale);
         RandomIntents gen = new RandomIntents(8, WalTestSupport.DIM);
         List<WalRecord> written;
-        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 7, 0, Durability.sync(), 1)) {
-            wal.recycleFree(free);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 7, 0, Durability.sync(), 1, List.of(free))) {
+            assertEquals(0, wal.stats().filesReused(), "a free file is not reused before it is filled again");
             awaitFreeFiles(wal, 1);
-            byte[] bytes = Files.readAllBytes(free);
+            Path ready = walDir.resolve(DatabaseLayout.readyWalFileName(4));
+            byte[] bytes = Files.readAllBytes(ready);
             assertEquals(stale.length, bytes.length);
             for (int i = 0; i < bytes.length; i++) {
-                assertEquals(0, bytes[i], "byte " + i + " of the refilled free file");
+                assertEquals(0, bytes[i], "byte " + i + " of the refilled file");
             }
             wal.rotate(8);
             assertEquals(1, wal.stats().filesReused());
@@ -150,10 +153,38 @@ class WalRecyclingTest {
         assertSameRecords(written, replayed);
 
         Files.write(free, stale);
-        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 9, 0, Durability.sync())) {
-            wal.recycleFree(free);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 9, 0, Durability.sync(), 0, List.of(free))) {
             assertFalse(Files.exists(free), "a log that recycles nothing deletes it");
         }
+    }
+
+    /**
+     * A ready file is zero-filled and forced before it takes its name, so a log created after
+     * a restart starts in it at once; one a closing log leaves behind is kept for the next.
+     */
+    @Test
+    void aReadyFileOutlivesTheLogAndIsTheNextLogsFirstFile() throws Exception {
+        RandomIntents gen = new RandomIntents(10, WalTestSupport.DIM);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync(), 2)) {
+            appendSynced(wal, gen, 20);
+            wal.rotate(2);
+            wal.retire(walFile(1));
+            awaitFreeFiles(wal, 1);
+        }
+        Path ready = walDir.resolve(DatabaseLayout.readyWalFileName(1));
+        assertTrue(Files.exists(ready), "the closed log left its ready file");
+        long size = Files.size(ready);
+        List<WalRecord> written;
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 5, 20, Durability.sync(), 2, List.of(ready))) {
+            assertEquals(1, wal.stats().filesReused(), "the first file is the ready one");
+            assertFalse(Files.exists(ready));
+            assertEquals(size, Files.size(walFile(5)));
+            written = appendSynced(wal, gen, 7);
+        }
+        assertEquals(WalFormat.FLAG_ZERO_FILLED, Files.readAllBytes(walFile(5))[WalFormat.FLAGS_OFFSET]);
+        List<WalRecord> replayed = new ArrayList<>();
+        WalReplayer.replay(fs, List.of(walFile(5)), 20, WalRecoveryMode.ABSOLUTE_CONSISTENCY, replayed::add);
+        assertSameRecords(written, replayed);
     }
 
     @Test

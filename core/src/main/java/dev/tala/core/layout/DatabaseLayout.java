@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  * DIR/OPTIONS                 options fixed at creation (dimension, dtype, ...)
  * DIR/MANIFEST                append-only log of segment and WAL edits
  * DIR/wal/NNNN...NNNN.wal     WAL files, 20-digit increasing numbers
- * DIR/wal/NNNN...NNNN.wal.free a finished WAL file set aside, zero-filled, for reuse
+ * DIR/wal/NNNN...NNNN.wal.free  a finished WAL file set aside for reuse, being zero-filled
+ * DIR/wal/NNNN...NNNN.wal.ready the same file once its zeros are durable: ready for reuse
  * DIR/segments/NNNN...N.tbf   TBF segments, named by segment id
  * DIR/lost/                   complete segments the manifest did not list, kept for inspection
  * </pre>
@@ -20,6 +21,8 @@ public record DatabaseLayout(Path dir) {
     public static final String SEGMENT_SUFFIX = ".tbf";
     /** A WAL file whose records are in segments, kept to be zero-filled and reused. */
     public static final String FREE_WAL_SUFFIX = ".wal.free";
+    /** A free WAL file renamed once its zero-fill was forced: reusable as it is, even after a restart. */
+    public static final String READY_WAL_SUFFIX = ".wal.ready";
     private static final int NUMBER_DIGITS = 20;
 
     public DatabaseLayout {
@@ -69,7 +72,22 @@ public record DatabaseLayout(Path dir) {
 
     /** True for a WAL file set aside for reuse (named by {@link #freeWalFileName}). */
     public static boolean isFreeWalFile(Path file) {
-        return parseNumbered(file, FREE_WAL_SUFFIX).isPresent();
+        return freeWalNumber(file).isPresent();
+    }
+
+    /** The number in a free WAL file's name, or empty for any other name. */
+    public static OptionalLong freeWalNumber(Path file) {
+        return parseNumbered(file, FREE_WAL_SUFFIX);
+    }
+
+    /** The name a free WAL file takes once its zeros are durable; no WAL file number matches it. */
+    public static String readyWalFileName(long number) {
+        return numbered(number, READY_WAL_SUFFIX);
+    }
+
+    /** True for a zero-filled WAL file ready for reuse (named by {@link #readyWalFileName}). */
+    public static boolean isReadyWalFile(Path file) {
+        return parseNumbered(file, READY_WAL_SUFFIX).isPresent();
     }
 
     public static String segmentFileName(long segmentId) {

@@ -116,18 +116,11 @@ public final class DatabaseOpener {
         WriteAheadLog wal;
         try {
             wal = WriteAheadLog.create(fs, layout.walDir(), walNumber, lastSequence, durability,
-                    options.walRecycleFiles());
+                    options.walRecycleFiles(), recovery.spareWalFiles());
         } catch (IOException e) {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
         opened.add(wal);
-        try {
-            for (Path free : recovery.freeWalFiles()) {
-                wal.recycleFree(free);
-            }
-        } catch (IOException e) {
-            throw new StorageException("cannot remove a free WAL file in " + layout.walDir(), e);
-        }
         if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
             retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), lastSequence, recovery.walFiles());
         }
