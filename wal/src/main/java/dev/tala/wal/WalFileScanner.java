@@ -34,6 +34,9 @@ final class WalFileScanner {
     record End(long offset) implements Step {
     }
 
+    /** Zeros to compare a reused file's tail against, a chunk at a time. */
+    private static final MemorySegment ZERO_CHUNK = MemorySegment.ofArray(new byte[1 << 20]).asReadOnly();
+
     private final MemorySegment file;
     /** From the file header (see {@link #checkFileHeader}). */
     private boolean zeroFilled;
@@ -155,16 +158,36 @@ final class WalFileScanner {
 
     private long lastNonZero() {
         if (lastNonZero == Long.MIN_VALUE) {
-            long at = file.byteSize();
-            while (at >= Long.BYTES && file.get(ValueLayout.JAVA_LONG_UNALIGNED, at - Long.BYTES) == 0) {
-                at -= Long.BYTES;
-            }
-            while (at > 0 && file.get(ValueLayout.JAVA_BYTE, at - 1) == 0) {
-                at--;
-            }
-            lastNonZero = at - 1;
+            lastNonZero = lastNonZeroByte(file);
         }
         return lastNonZero;
+    }
+
+    /**
+     * The offset of the last non-zero byte of {@code bytes}, or -1 if all are zero. A reused
+     * file is mostly zeros (64 MiB after a short session), so whole chunks are compared with
+     * {@link MemorySegment#mismatch}, which is vectorized, and only the chunk that holds the
+     * answer is searched from its end; a loop over the longs of the whole tail was most of
+     * the time an open spent replaying such a file.
+     */
+    static long lastNonZeroByte(MemorySegment bytes) {
+        long end = bytes.byteSize();
+        while (end > 0) {
+            long start = Math.max(0, end - ZERO_CHUNK.byteSize());
+            if (MemorySegment.mismatch(bytes, start, end, ZERO_CHUNK, 0, end - start) < 0) {
+                end = start;
+                continue;
+            }
+            long at = end;
+            while (at - start >= Long.BYTES && bytes.get(ValueLayout.JAVA_LONG_UNALIGNED, at - Long.BYTES) == 0) {
+                at -= Long.BYTES;
+            }
+            while (bytes.get(ValueLayout.JAVA_BYTE, at - 1) == 0) {
+                at--;
+            }
+            return at - 1;
+        }
+        return -1;
     }
 
     private boolean isZero(long offset, long length) {

@@ -122,7 +122,8 @@ public final class DatabaseOpener {
         }
         opened.add(wal);
         if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
-            retireReplayedWal(fs, layout, live, manifest, walNumber, files.peek(), lastSequence, recovery.walFiles());
+            retireReplayedWal(fs, layout, live, manifest, wal, walNumber, files.peek(), lastSequence,
+                    recovery.walFiles());
         }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
@@ -149,11 +150,12 @@ public final class DatabaseOpener {
 
     /**
      * The replayed WAL files added nothing to the memtable (a clean shutdown after a flush, or
-     * only records already in segments): mark them obsolete and delete them, so an idle
-     * database does not collect one WAL file per open.
+     * only records already in segments): mark them obsolete and retire them (deleted, or kept
+     * for reuse by a log that recycles files), so an idle database does not collect one WAL
+     * file per open.
      */
     private static void retireReplayedWal(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest,
-                                          long walNumber, long nextFileNumber, long lastSequence,
+                                          WriteAheadLog wal, long walNumber, long nextFileNumber, long lastSequence,
                                           List<Path> replayed) {
         try {
             live.replaceEmptyActive(new MemTable(walNumber));
@@ -163,7 +165,7 @@ public final class DatabaseOpener {
             manifest.append(dev.tala.recovery.manifest.ManifestEdit.builder().logNumber(walNumber)
                     .nextFileNumber(nextFileNumber).lastSequence(lastSequence).build());
             for (Path p : replayed) {
-                fs.delete(p);
+                wal.retire(p);
             }
             fs.syncDirectory(layout.walDir());
         } catch (IOException e) {
