@@ -47,7 +47,7 @@ public interface SegmentRows {
      */
     void encodeEmbedding(int row, EmbeddingType type, MemorySegment dst, long at);
 
-    /** Decoded versions (null for none is rejected by the writer). */
+    /** Decoded versions; the writer rejects a null element. */
     static SegmentRows of(List<IntentVersion> versions) {
         return new VersionRows(versions);
     }
