@@ -80,17 +80,13 @@ final class WalRecycler implements Closeable {
         Path free = walFile.resolveSibling(DatabaseLayout.freeWalFileName(number));
         try {
             fs.rename(walFile, free);
-            zeroFiller.execute(() -> zeroFill(free));
         } catch (IOException | RuntimeException e) {
             synchronized (this) {
                 filling--;
             }
-            if (e instanceof RejectedExecutionException) {
-                deleteQuietly(free); // closed meanwhile
-                return;
-            }
             throw e;
         }
+        startZeroFill(free);
     }
 
     /**
@@ -114,13 +110,18 @@ final class WalRecycler implements Closeable {
             }
             filling++;
         }
+        startZeroFill(spare);
+    }
+
+    /** Hands a free file, already counted in {@code filling}, to the zero-filling thread. */
+    private void startZeroFill(Path free) {
         try {
-            zeroFiller.execute(() -> zeroFill(spare));
-        } catch (RejectedExecutionException e) {
+            zeroFiller.execute(() -> zeroFill(free));
+        } catch (RejectedExecutionException closedMeanwhile) {
             synchronized (this) {
                 filling--;
             }
-            deleteQuietly(spare); // closed meanwhile
+            deleteQuietly(free);
         }
     }
 
