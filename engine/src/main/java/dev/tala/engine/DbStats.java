@@ -8,6 +8,7 @@ package dev.tala.engine;
  * the policy would run next. {@code walFiles} and {@code walBytes} count the numbered WAL files;
  * {@code walFreeFiles} are retired ones zero-filled and waiting for reuse, and
  * {@code walFilesReused} counts rotations that took one instead of creating a file.
+ * {@code walForceMicros} is the time spent forcing the WAL: per force, the disk's sync latency.
  */
 public record DbStats(
         long intents,
@@ -32,6 +33,7 @@ public record DbStats(
         long walRecords,
         long walBytesLogged,
         long walForces,
+        long walForceMicros,
         long walGroupWrites,
         long walFilesReused,
         int walFreeFiles,

@@ -316,6 +316,7 @@ public final class TalaDB implements AutoCloseable {
                 walBytes, db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
                 f.bytesWritten(), c.compactions(), c.bytesRead(), c.bytesWritten(), db.compactor().pendingBytes(),
                 Math.round(writeAmplification * 1000) / 1000.0, wal.records(), wal.bytesLogged(), wal.forces(),
+                wal.forceNanos() / 1_000,
                 wal.groupWrites(), wal.filesReused(), wal.freeFiles(), db.failure().hasFailed());
     }
 

@@ -118,6 +118,7 @@ class CrowdTest {
             assertTrue(stats.flushes() > 2, "flushes ran during the test: " + stats);
             assertTrue(reads.get() > 0);
             assertTrue(stats.walGroupWrites() < stats.walRecords(), "group commit shared forces: " + stats);
+            assertTrue(stats.walForces() > 0 && stats.walForceMicros() > 0, "time in WAL forces is counted: " + stats);
             for (Intent x : acknowledged.values()) {
                 assertEquals(Optional.of(x), db.get(x.id()));
             }

@@ -88,6 +88,7 @@ public final class WriteAheadLog implements Closeable {
     private long records;
     private long bytesLogged;
     private long forces;
+    private long forceNanos;
     private long groupWrites;
 
     private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability,
@@ -240,9 +241,7 @@ public final class WriteAheadLog implements Closeable {
             Throwable error = runIo(() -> {
                 writeOut(turn.batch, turn.file);
                 if (force) {
-                    long start = System.nanoTime();
-                    turn.file.force();
-                    lastForceNanos = System.nanoTime() - start;
+                    timedForce(turn.file);
                 }
             });
             endTurn(turn, error, force, turn.file);
@@ -329,7 +328,7 @@ public final class WriteAheadLog implements Closeable {
         Path free = recycler.take();
         Throwable error = runIo(() -> {
             writeOut(turn.batch, turn.file);
-            turn.file.force();
+            timedForce(turn.file);
             turn.file.close();
             next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber)
                     : WalFile.reuse(fs, walDir, free, newFileNumber);
@@ -406,6 +405,7 @@ public final class WriteAheadLog implements Closeable {
                 if (forced) {
                     forcedSequence = turn.through;
                     forces++;
+                    forceNanos += lastForceNanos;
                     lastForcedGroup = turn.records;
                 }
             } else {
@@ -456,6 +456,13 @@ public final class WriteAheadLog implements Closeable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Called by the leader only: forces {@code file}, remembering how long that took. */
+    private void timedForce(WalFile file) throws IOException {
+        long start = System.nanoTime();
+        file.force();
+        lastForceNanos = System.nanoTime() - start;
     }
 
     private static void writeOut(Bytes<ByteBuffer> batch, WalFile file) throws IOException {
@@ -554,15 +561,19 @@ public final class WriteAheadLog implements Closeable {
         }
     }
 
-    /** Counters an operator reads in {@code stats}. */
-    public record Stats(long records, long bytesLogged, long forces, long groupWrites, long currentFileNumber,
-                        long filesReused, int freeFiles) {
+    /**
+     * Counters an operator reads in {@code stats}. {@code forceNanos} is the time spent in
+     * forces: divided by {@code forces} it is the disk's force latency as the log sees it, and
+     * divided by the time elapsed, the share of it the disk spent making writes durable.
+     */
+    public record Stats(long records, long bytesLogged, long forces, long forceNanos, long groupWrites,
+                        long currentFileNumber, long filesReused, int freeFiles) {
     }
 
     public Stats stats() {
         lock.lock();
         try {
-            return new Stats(records, bytesLogged, forces, groupWrites, current.number(), recycler.filesTaken(),
+            return new Stats(records, bytesLogged, forces, forceNanos, groupWrites, current.number(), recycler.filesTaken(),
                     recycler.readyFiles());
         } finally {
             lock.unlock();

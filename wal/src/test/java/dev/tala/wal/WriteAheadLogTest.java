@@ -89,6 +89,10 @@ class WriteAheadLogTest {
         assertEquals(threads * perThread, stats.records());
         // With a 5 ms force and 16 writers, most forces must cover several records.
         assertTrue(stats.forces() * 3 < stats.records(), "forces " + stats.forces() + " for " + stats.records() + " records");
+        // Every force sleeps 5 ms in the file layer: its time is counted, and counted once.
+        long forceMillis = stats.forceNanos() / 1_000_000;
+        assertTrue(forceMillis >= 5 * stats.forces() && forceMillis < 9 * stats.forces() + 100,
+                forceMillis + " ms in " + stats.forces() + " forces");
     }
 
     /**

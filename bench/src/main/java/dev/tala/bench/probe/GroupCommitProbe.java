@@ -1,5 +1,6 @@
 package dev.tala.bench.probe;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.tala.bench.compare.BenchData;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
@@ -8,6 +9,7 @@ import dev.tala.core.model.Intent;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How well group commit groups: N threads write 1.6 KB records in SYNC mode for four seconds
- * (after one of warm-up) and the log's own counters say how many records each force served.
+ * (after one of warm-up) and the log's own counters say how many records each force served,
+ * how long a force took, and how long the disk waited between forces, which is what hand-offs
+ * between the writers cost, and how many cores the process kept busy. The force latency drifts
+ * too much from run to run here for rates alone to compare two ways of handing off.
  * With {@code reuse}, the log writes into a reused (zero-filled) file, as with
  * {@code Options.walRecycleFiles}.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
@@ -58,8 +63,11 @@ public final class GroupCommitProbe {
             Thread.sleep(1000);
             long n0 = acknowledged.get();
             WriteAheadLog.Stats s0 = wal.stats();
+            OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             Thread.sleep(4000);
+            long cpu1 = os.getProcessCpuTime();
             long n1 = acknowledged.get();
             WriteAheadLog.Stats s1 = wal.stats();
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -68,8 +76,13 @@ public final class GroupCommitProbe {
                 w.join();
             }
             long forces = s1.forces() - s0.forces();
-            System.out.printf("%d threads%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s%n",
-                    threads, reuse ? " (reused file)" : "", (n1 - n0) / seconds, (double) (s1.records() - s0.records()) / forces, forces / seconds);
+            double forceMicros = (s1.forceNanos() - s0.forceNanos()) / 1e3;
+            System.out.printf("%d threads%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s,"
+                            + " force %.0f µs, between forces %.0f µs, disk busy forcing %.0f%%, %.2f cores busy%n",
+                    threads, reuse ? " (reused file)" : "", (n1 - n0) / seconds,
+                    (double) (s1.records() - s0.records()) / forces, forces / seconds, forceMicros / forces,
+                    (seconds * 1e6 - forceMicros) / forces, forceMicros / (seconds * 1e4),
+                    (cpu1 - cpu0) / 1e9 / seconds);
         } finally {
             FileTrees.delete(dir);
         }
