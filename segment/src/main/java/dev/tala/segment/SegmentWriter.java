@@ -157,62 +157,86 @@ public final class SegmentWriter {
     private static void writeColumns(RegionOutput out, SegmentLayout plan, List<RegionEntry> entries,
             SegmentRows input, Rows rows) throws IOException {
         int n = input.size();
+        boolean[] tombstone = rows.tombstone;
+        Outcome[] outcomes = rows.outcomes;
         out.beginRegion();
-        for (IntentId id : rows.ids) {
-            out.putId(id);
-        }
+        out.putColumn(n, ID_BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += ID_BYTES) {
+                rows.ids[row].writeTo(buf, at);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.IDS, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            out.putU64(rows.tombstone[row] ? 0 : input.timestampNs(row));
-        }
+        out.putColumn(n, Long.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Long.BYTES) {
+                buf.set(U64, at, tombstone[row] ? 0 : input.timestampNs(row));
+            }
+        });
         entries.add(finish(out, plan, RegionKind.TIMESTAMPS, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            out.putU64(rows.tombstone[row] ? 0 : input.contextHash(row));
-        }
+        out.putColumn(n, Long.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Long.BYTES) {
+                buf.set(U64, at, tombstone[row] ? 0 : input.contextHash(row));
+            }
+        });
         entries.add(finish(out, plan, RegionKind.CONTEXT_HASHES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            out.putF32(rows.tombstone[row] ? 0f : input.confidence(row));
-        }
+        out.putColumn(n, Float.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Float.BYTES) {
+                buf.set(F32, at, tombstone[row] ? 0f : input.confidence(row));
+            }
+        });
         entries.add(finish(out, plan, RegionKind.CONFIDENCES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            out.putU8(rows.tombstone[row] ? 0 : input.status(row).code());
-        }
+        out.putColumn(n, Byte.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at++) {
+                buf.set(U8, at, (byte) (tombstone[row] ? 0 : input.status(row).code()));
+            }
+        });
         entries.add(finish(out, plan, RegionKind.STATUSES, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (long sequence : rows.sequences) {
-            out.putU64(sequence);
-        }
+        out.putColumn(n, Long.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Long.BYTES) {
+                buf.set(U64, at, rows.sequences[row]);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.SEQUENCE, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            int f = rows.tombstone[row] ? ROW_FLAG_TOMBSTONE : rows.outcomes[row] != null ? ROW_FLAG_HAS_OUTCOME : 0;
-            out.putU8(f);
-        }
+        out.putColumn(n, Byte.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at++) {
+                int f = tombstone[row] ? ROW_FLAG_TOMBSTONE : outcomes[row] != null ? ROW_FLAG_HAS_OUTCOME : 0;
+                buf.set(U8, at, (byte) f);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.ROW_FLAGS, ENCODING_RAW, -1, n));
         out.beginRegion();
-        int slot = 0;
-        for (int row = 0; row < n; row++) {
-            out.putU32(rows.tombstone[row] ? NONE_U32 : slot++);
-        }
+        int[] nextSlot = {0}; // carried from one buffer-full of rows to the next
+        out.putColumn(n, Integer.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Integer.BYTES) {
+                buf.set(U32, at, tombstone[row] ? NONE_U32 : nextSlot[0]++);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.EMBED_SLOT, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (int row = 0; row < n; row++) {
-            out.putU32(rows.commandRef[row]);
-        }
+        out.putColumn(n, Integer.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Integer.BYTES) {
+                buf.set(U32, at, rows.commandRef[row]);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.COMMAND_REF, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (Outcome o : rows.outcomes) {
-            out.putU64(o == null ? 0 : o.latencyNs());
-        }
+        out.putColumn(n, Long.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Long.BYTES) {
+                buf.set(U64, at, outcomes[row] == null ? 0 : outcomes[row].latencyNs());
+            }
+        });
         entries.add(finish(out, plan, RegionKind.OUTCOME_LATENCY, ENCODING_RAW, -1, n));
         out.beginRegion();
-        for (Outcome o : rows.outcomes) {
-            out.putU32(o == null ? 0 : o.exitCode());
-        }
+        out.putColumn(n, Integer.BYTES, (buf, at, from, to) -> {
+            for (int row = from; row < to; row++, at += Integer.BYTES) {
+                buf.set(U32, at, outcomes[row] == null ? 0 : outcomes[row].exitCode());
+            }
+        });
         entries.add(finish(out, plan, RegionKind.OUTCOME_EXIT_CODE, ENCODING_RAW, -1, n));
     }
 
@@ -235,32 +259,43 @@ public final class SegmentWriter {
             throws IOException {
         int e = edges.edgeCount();
         out.beginRegion();
-        for (long p : edges.rowPointers) {
-            out.putU64(p);
-        }
-        for (int k = 0; k < e; k++) {
-            out.putEdgeEntry(edges.targets[k], edges.relations[k], edges.weights[k]);
-        }
+        putPointers(out, edges.rowPointers);
+        out.putColumn(e, EDGE_ENTRY_BYTES, (buf, at, from, to) -> {
+            for (int k = from; k < to; k++, at += EDGE_ENTRY_BYTES) {
+                RegionOutput.encodeEdgeEntry(buf, at, edges.targets[k], edges.relations[k], edges.weights[k]);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.CSR, ENCODING_RAW, -1, e));
         if (edges.hasReverse()) {
             out.beginRegion();
-            for (long p : edges.columnPointers) {
-                out.putU64(p);
-            }
-            for (int j = 0; j < e; j++) {
-                int k = edges.cscEntry[j];
-                out.putEdgeEntry(edges.sources[j], edges.relations[k], edges.weights[k]);
-            }
+            putPointers(out, edges.columnPointers);
+            out.putColumn(e, EDGE_ENTRY_BYTES, (buf, at, from, to) -> {
+                for (int j = from; j < to; j++, at += EDGE_ENTRY_BYTES) {
+                    int k = edges.cscEntry[j];
+                    RegionOutput.encodeEdgeEntry(buf, at, edges.sources[j], edges.relations[k], edges.weights[k]);
+                }
+            });
             entries.add(finish(out, plan, RegionKind.CSC, ENCODING_RAW, -1, e));
         }
         out.beginRegion();
-        for (IntentId id : edges.foreignIds) {
-            out.putId(id);
-        }
+        IntentId[] foreign = edges.foreignIds;
+        out.putColumn(foreign.length, ID_BYTES, (buf, at, from, to) -> {
+            for (int i = from; i < to; i++, at += ID_BYTES) {
+                foreign[i].writeTo(buf, at);
+            }
+        });
         entries.add(finish(out, plan, RegionKind.FOREIGN_IDS, ENCODING_RAW, -1, edges.foreignIds.length));
     }
 
     /** Closes the current region and checks that it landed where the header says it is. */
+    private static void putPointers(RegionOutput out, long[] pointers) throws IOException {
+        out.putColumn(pointers.length, POINTER_BYTES, (buf, at, from, to) -> {
+            for (int i = from; i < to; i++, at += POINTER_BYTES) {
+                buf.set(U64, at, pointers[i]);
+            }
+        });
+    }
+
     private static RegionEntry finish(RegionOutput out, SegmentLayout plan, RegionKind kind, int encoding,
             long rawLength, long elementCount) {
         RegionOutput.Written w = out.endRegion();
