@@ -110,7 +110,7 @@ final class RegionOutput {
      * Each column's loop is then a small method of its own with no flush inside. C2 recompiles
      * a writer loop when the profile it was compiled with stops holding (a flush's rows, then a
      * compaction's); when all the columns were one method, each recompile took 250–360 ms, eight
-     * times in one cold compaction, on a machine with two cores.
+     * times in a process that ran four compactions, on a machine with two cores.
      */
     void putColumn(int rows, int width, ColumnEncoder encoder) throws IOException {
         if (width > buffer.length) {
