@@ -108,12 +108,22 @@ public final class CompactionJob {
 
     /**
      * Runs the compaction a policy chose, checking that {@code readers} are its inputs in order.
+     * When the inputs share no id and need no rewriting, nothing is written: the result is a
+     * move ({@link SegmentMove}; {@code stats().moved()}), whose outputs are the inputs' own
+     * files, which the caller must then keep.
      */
     public CompactionResult run(CompactionChoice choice, List<SegmentReader> readers) throws IOException {
         List<Long> expected = choice.inputIds();
         List<Long> actual = readers.stream().map(r -> r.header().segmentId()).toList();
         if (!expected.equals(actual)) {
             throw new IllegalArgumentException("readers are segments " + actual + " but the choice is " + expected);
+        }
+        long started = System.nanoTime();
+        if (SegmentMove.obstacle(choice, readers, options).isEmpty()) {
+            CompactionResult moved = SegmentMove.result(choice, readers, System.nanoTime() - started);
+            progress.onProgress(new CompactionProgress(choice.inputRows(), choice.inputRows(), choice.inputBytes(),
+                    choice.inputBytes(), readers.size(), 0));
+            return moved;
         }
         return run(readers, choice.outputLevel(), choice.bottommost());
     }
@@ -199,7 +209,7 @@ public final class CompactionJob {
             CompactionStats stats = new CompactionStats(inputs.size(), bytesTotal, rowsTotal, outputs.size(),
                     bytesWritten, rowsWritten, merge.shadowedVersions(), merge.tombstonesDropped(),
                     roller.maxBufferedRows(), roller.maxBufferedBytes(), System.nanoTime() - started,
-                    throttled == null ? 0 : throttled.throttledNanos());
+                    throttled == null ? 0 : throttled.throttledNanos(), false);
             return new CompactionResult(outputs, metas, stats);
         }
 

@@ -9,6 +9,8 @@ package dev.tala.engine;
  * {@code walFreeFiles} are retired ones zero-filled and waiting for reuse, and
  * {@code walFilesReused} counts rotations that took one instead of creating a file.
  * {@code walForceMicros} is the time spent forcing the WAL: per force, the disk's sync latency.
+ * {@code compactionMoves} counts the compactions (among {@code compactions}) that kept their
+ * inputs as they were, reading and writing nothing.
  */
 public record DbStats(
         long intents,
@@ -26,6 +28,7 @@ public record DbStats(
         long flushes,
         long flushBytes,
         long compactions,
+        long compactionMoves,
         long compactionBytesRead,
         long compactionBytesWritten,
         long pendingCompactionBytes,

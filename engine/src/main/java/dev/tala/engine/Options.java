@@ -46,6 +46,7 @@ public final class Options {
     private final long manifestRewriteBytes;
     private final CompactionPolicy compactionPolicy;
     private final boolean backgroundCompaction;
+    private final boolean compactionMoves;
     private final long compactionBytesPerSecond;
     private final long targetSegmentBytes;
     private final int level0StallSegments;
@@ -65,6 +66,7 @@ public final class Options {
         this.manifestRewriteBytes = b.manifestRewriteBytes;
         this.compactionPolicy = b.compactionPolicy;
         this.backgroundCompaction = b.backgroundCompaction;
+        this.compactionMoves = b.compactionMoves;
         this.compactionBytesPerSecond = b.compactionBytesPerSecond;
         this.targetSegmentBytes = b.targetSegmentBytes;
         this.level0StallSegments = b.level0StallSegments;
@@ -95,6 +97,7 @@ public final class Options {
         b.manifestRewriteBytes = manifestRewriteBytes;
         b.compactionPolicy = compactionPolicy;
         b.backgroundCompaction = backgroundCompaction;
+        b.compactionMoves = compactionMoves;
         b.compactionBytesPerSecond = compactionBytesPerSecond;
         b.targetSegmentBytes = targetSegmentBytes;
         b.level0StallSegments = level0StallSegments;
@@ -151,6 +154,10 @@ public final class Options {
         return backgroundCompaction;
     }
 
+    public boolean compactionMoves() {
+        return compactionMoves;
+    }
+
     public long compactionBytesPerSecond() {
         return compactionBytesPerSecond;
     }
@@ -184,6 +191,7 @@ public final class Options {
         private long manifestRewriteBytes = 4L * 1024 * 1024;
         private CompactionPolicy compactionPolicy = TieredPolicy.withDefaults();
         private boolean backgroundCompaction = true;
+        private boolean compactionMoves = true;
         private long compactionBytesPerSecond;
         private long targetSegmentBytes = 64L * 1024 * 1024;
         private int level0StallSegments = 48;
@@ -276,6 +284,16 @@ public final class Options {
         /** Whether a background thread compacts after flushes (default true). */
         public Builder backgroundCompaction(boolean enabled) {
             this.backgroundCompaction = enabled;
+            return this;
+        }
+
+        /**
+         * Whether a compaction whose inputs share no id, and need no rewriting, keeps them as they
+         * are and only records them as one run at the new level (the default), instead of
+         * rewriting them. docs/COMPACTION.md, "Moves".
+         */
+        public Builder compactionMoves(boolean enabled) {
+            this.compactionMoves = enabled;
             return this;
         }
 

@@ -12,6 +12,7 @@ import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,6 +78,93 @@ class CompactionTest {
             for (IntentId id : ids) {
                 assertEquals(Optional.ofNullable(model.get(id)), db.get(id), "after reopen");
             }
+        }
+    }
+
+    /**
+     * Intents written in id order flush into segments that share no id; compacting them keeps
+     * the files and only re-labels them (a move). A later merge with overlapping data still
+     * rewrites them and deletes them as usual.
+     */
+    @Test
+    void segmentsThatShareNoIdAreMovedNotRewrittenUntilAMergeTakesThem() throws Exception {
+        RandomIntents gen = new RandomIntents(13, DIM);
+        List<IntentId> ascending = new ArrayList<>();
+        for (int i = 0; i < 1200; i++) {
+            ascending.add(gen.newId());
+        }
+        ascending.sort(null);
+        Map<IntentId, Intent> model = new HashMap<>();
+        Options moving = options().backgroundCompaction(false).targetSegmentBytes(16 * 1024).build();
+        List<Path> flushed;
+        List<SegmentMeta> before;
+        try (TalaDB db = TalaDB.open(dir, moving)) {
+            for (IntentId id : ascending) {
+                Intent x = gen.next(id);
+                db.put(x);
+                model.put(id, x);
+            }
+            db.flush();
+            flushed = segmentFileList(dir);
+            before = db.liveSegments();
+            assertTrue(flushed.size() >= 4, "several flushes: " + flushed);
+
+            CompactionStats stats = db.compact(p -> { }).orElseThrow();
+            assertTrue(stats.moved(), stats.toString());
+            assertEquals(0, stats.outputBytes());
+            assertEquals(flushed, segmentFileList(dir), "a move keeps every file and writes none");
+            DbStats dbStats = db.stats();
+            assertEquals(1, dbStats.compactionMoves());
+            assertEquals(0, dbStats.compactionBytesWritten());
+            assertMovedToLevel1(before, db.liveSegments());
+            for (IntentId id : ascending) {
+                assertEquals(Optional.of(model.get(id)), db.get(id));
+            }
+        }
+        try (TalaDB db = TalaDB.open(dir, moving)) {
+            assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
+            assertMovedToLevel1(before, db.liveSegments());
+            assertEquals(flushed, segmentFileList(dir));
+            for (IntentId id : ascending) {
+                assertEquals(Optional.of(model.get(id)), db.get(id), "after reopen");
+            }
+            for (int i = 0; i < 50; i++) {
+                Intent x = gen.next(); // random ids: they fall among the moved segments' ranges
+                db.put(x);
+                model.put(x.id(), x);
+            }
+            db.flush();
+            CompactionStats merge = db.compact(p -> { }).orElseThrow();
+            assertFalse(merge.moved(), merge.toString());
+            List<Path> left = segmentFileList(dir);
+            for (int i = 0; i < 1000 && left.stream().anyMatch(flushed::contains); i++) {
+                Thread.sleep(10);
+                left = segmentFileList(dir);
+            }
+            assertTrue(left.stream().noneMatch(flushed::contains), "the merge deleted the moved files: " + left);
+            for (Map.Entry<IntentId, Intent> e : model.entrySet()) {
+                assertEquals(Optional.of(e.getValue()), db.get(e.getKey()));
+            }
+        }
+    }
+
+    /** {@code after} is {@code before} at level 1 with one sequence range over all of them. */
+    private static void assertMovedToLevel1(List<SegmentMeta> before, List<SegmentMeta> after) {
+        long min = before.stream().mapToLong(SegmentMeta::minSequence).min().orElseThrow();
+        long max = before.stream().mapToLong(SegmentMeta::maxSequence).max().orElseThrow();
+        Map<Long, SegmentMeta> byId = new HashMap<>();
+        after.forEach(m -> byId.put(m.id(), m));
+        assertEquals(before.size(), after.size());
+        for (SegmentMeta m : before) {
+            SegmentMeta moved = byId.get(m.id());
+            assertEquals(new SegmentMeta(m.id(), 1, m.fileSize(), m.rows(), m.minTimestamp(), m.maxTimestamp(), min, max,
+                    false), moved, "segment " + m.id());
+        }
+    }
+
+    private static List<Path> segmentFileList(Path dir) throws Exception {
+        try (Stream<Path> s = Files.list(dir.resolve("segments"))) {
+            return s.sorted().toList();
         }
     }
 

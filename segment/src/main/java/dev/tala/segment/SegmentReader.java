@@ -270,6 +270,16 @@ public final class SegmentReader implements AutoCloseable {
         return data.byteSize();
     }
 
+    /**
+     * This segment as its writer reported it when the file was finished, read back from the
+     * header and footer: what a compaction that keeps a segment as it is reports as its output.
+     */
+    public SegmentSummary summary() {
+        return new SegmentSummary(path, fileSize(), rows, edges, putCount, footer.tombstoneCount(),
+                foreignCount, footer.minTimestamp(), footer.maxTimestamp(), footer.minSequence(),
+                footer.maxSequence(), header.flags());
+    }
+
     long footerOffset() {
         return footerOffset;
     }

@@ -32,10 +32,22 @@ public final class BenchData {
         this.lastMillis = lastMillis;
     }
 
+    /** Where every data set's clock starts unless it continues another's. */
+    private static final long START_MILLIS = 1_760_000_000_000L;
+
     public static BenchData generate(int count, long seed) {
+        return generate(count, seed, START_MILLIS);
+    }
+
+    /** {@code count} intents whose clock runs on from {@code previous}'s last one, as later writes would. */
+    public static BenchData after(BenchData previous, int count, long seed) {
+        return generate(count, seed, previous.lastMillis);
+    }
+
+    private static BenchData generate(int count, long seed, long startMillis) {
         SplittableRandom r = new SplittableRandom(seed);
         List<Intent> out = new ArrayList<>(count);
-        long millis = 1_760_000_000_000L;
+        long millis = startMillis;
         long first = millis;
         for (int i = 0; i < count; i++) {
             millis += 1 + r.nextInt(40);

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Write amplification of one ingest on each store: {@code count} intents put without sync from
  * one thread, both stores left to compact in the background as they do by default, then flushed
- * and waited on until their compactions are done. Each side's figure comes from its own
+ * and waited on until their compactions are done. The intents' clock runs on from chunk to
+ * chunk, so ids arrive in time order, as a service writing intents as they happen sends them. Each side's figure comes from its own
  * counters (TalaDB's stats, RocksDB's statistics tickers and its compaction-stats table).
  */
 public final class WriteAmplificationRun {
@@ -31,9 +32,11 @@ public final class WriteAmplificationRun {
             try (store) {
                 store.open(false);
                 long start = System.nanoTime();
+                BenchData data = null;
                 for (int done = 0, chunk = 0; done < count; chunk++) {
                     int n = Math.min(CHUNK, count - done);
-                    for (Intent intent : BenchData.generate(n, 1_000 + chunk).intents()) {
+                    data = data == null ? BenchData.generate(n, 1_000) : BenchData.after(data, n, 1_000 + chunk);
+                    for (Intent intent : data.intents()) {
                         store.put(intent);
                     }
                     done += n;

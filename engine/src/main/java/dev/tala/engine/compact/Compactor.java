@@ -40,12 +40,16 @@ import org.slf4j.LoggerFactory;
  * "Compaction"): outputs written and made durable by the job; one MANIFEST edit adds the outputs
  * and removes the inputs; the new read view is published; each input is unmapped and deleted
  * when the last view holding it is released, so readers never wait and never lose a mapping.
+ * A move (inputs that share no id and need no rewriting; docs/COMPACTION.md, "Moves") writes
+ * nothing: its edit removes the inputs and adds the same segments at the new level, and the
+ * files stay.
  */
 public final class Compactor {
     private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
 
     /** What the compactor needs to know, fixed for an open database. */
-    public record Settings(CompactionPolicy policy, boolean background, long bytesPerSecond, long targetSegmentBytes,
+    public record Settings(CompactionPolicy policy, boolean background, boolean moves, long bytesPerSecond,
+                           long targetSegmentBytes,
                            EmbeddingType hotType, Optional<EmbeddingType> coldType, int coldLevel) {
     }
 
@@ -63,6 +67,7 @@ public final class Compactor {
     private final ObsoleteFiles obsoleteFiles;
 
     private final AtomicLong compactions = new AtomicLong();
+    private final AtomicLong moves = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
 
@@ -158,7 +163,8 @@ public final class Compactor {
         EmbeddingType outputType = settings.coldType().isPresent() && choice.outputLevel() >= settings.coldLevel()
                 ? settings.coldType().get() : settings.hotType();
         CompactionJobOptions options = CompactionJobOptions.defaults(outputType)
-                .withTargetOutputBytes(settings.targetSegmentBytes());
+                .withTargetOutputBytes(settings.targetSegmentBytes())
+                .withMoves(settings.moves());
         CompactionJob job = new CompactionJob(fs, options, files::next, layout::segmentFile)
                 .withProgress(listener)
                 .withRateLimiter(rateLimiter)
@@ -176,17 +182,23 @@ public final class Compactor {
             SegmentSummary out = result.outputs().get(i);
             outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
         }
-        for (SegmentHandle in : inputs) {
-            Path file = layout.segmentFile(in.id());
-            in.whenUnused(() -> obsoleteFiles.delete(file));
+        if (result.stats().moved()) {
+            // The inputs' files are the outputs: each old handle only unmaps its file when released.
+            moves.incrementAndGet();
+        } else {
+            for (SegmentHandle in : inputs) {
+                Path file = layout.segmentFile(in.id());
+                in.whenUnused(() -> obsoleteFiles.delete(file));
+            }
+            bytesRead.addAndGet(result.stats().inputBytes());
+            bytesWritten.addAndGet(result.stats().outputBytes());
         }
         // Counted before publishing, so stats never show the new segments with the old counters.
         compactions.incrementAndGet();
-        bytesRead.addAndGet(result.stats().inputBytes());
-        bytesWritten.addAndGet(result.stats().outputBytes());
         live.compacted(inputs, outputs);
-        LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes), {}", inputs.size(),
-                result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(), choice.reason());
+        LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes{}), {}", inputs.size(),
+                result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(),
+                result.stats().moved() ? ", moved" : "", choice.reason());
         return result.stats();
     }
 
@@ -211,11 +223,14 @@ public final class Compactor {
         obsoleteFiles.close();
     }
 
-    /** Counters for stats. */
-    public record Stats(long compactions, long bytesRead, long bytesWritten) {
+    /**
+     * Counters for stats. {@code moves} counts the compactions (among {@code compactions}) that
+     * kept their inputs as they were; they read and write no bytes.
+     */
+    public record Stats(long compactions, long moves, long bytesRead, long bytesWritten) {
     }
 
     public Stats stats() {
-        return new Stats(compactions.get(), bytesRead.get(), bytesWritten.get());
+        return new Stats(compactions.get(), moves.get(), bytesRead.get(), bytesWritten.get());
     }
 }

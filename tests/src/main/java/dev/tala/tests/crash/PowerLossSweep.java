@@ -89,6 +89,7 @@ public final class PowerLossSweep {
         TalaDB db = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(fs).build());
         scenario.prepare(db, ledger);
         FaultInjectingFileLayer crashing = fs;
+        RuntimeException windowError = null;
         if (scenario.crashesDuringOpen()) {
             // The machine dies with the database open; the crash window is the next open.
             powerLoss(fs, mode, seed);
@@ -98,14 +99,14 @@ public final class PowerLossSweep {
             try {
                 TalaDB.open(dir, scenario.options().toBuilder().fileLayer(crashing).build()).close();
             } catch (RuntimeException crash) {
-                // expected at the crash point
+                windowError = crash; // expected at the crash point
             }
         } else {
             fs.crashAfter(k);
             try {
                 scenario.crashWindow(db, ledger);
             } catch (RuntimeException crash) {
-                // expected at the crash point
+                windowError = crash; // expected at the crash point
             }
             closeQuietly(db);
         }
@@ -113,7 +114,12 @@ public final class PowerLossSweep {
         String crashedAt = crashing.crashedAt();
         powerLoss(crashing, mode, seed);
         Check check = check(scenario, dir, ledger);
-        return new Point(crashed, crashedAt, ledger.acknowledgedWrites(), check.failures, check.lost, check.corrupt);
+        List<String> failures = new ArrayList<>(check.failures);
+        if (!crashed && windowError != null) {
+            // Only the simulated crash may end the window early; anything else is a broken scenario or a bug.
+            failures.addFirst("the crash window failed without a crash: " + windowError);
+        }
+        return new Point(crashed, crashedAt, ledger.acknowledgedWrites(), failures, check.lost, check.corrupt);
     }
 
     private record Check(List<String> failures, int lost, int corrupt) {

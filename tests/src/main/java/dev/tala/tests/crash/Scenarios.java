@@ -1,9 +1,15 @@
 package dev.tala.tests.crash;
 
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** The crash windows the sweeps cover (docs/RECOVERY.md lists what each one exercises). */
 public final class Scenarios {
@@ -14,7 +20,8 @@ public final class Scenarios {
 
     public static List<CrashScenario> all(long seed) {
         return List.of(flush(seed), walSwitch(seed), walReuse(seed), manifestRewrite(seed), compaction(seed),
-                recovery(seed, "recovery", 4L * 1024 * 1024), recovery(seed, "recovery-rewrite", 1));
+                compactionMove(seed), recovery(seed, "recovery", 4L * 1024 * 1024),
+                recovery(seed, "recovery-rewrite", 1));
     }
 
     private static Options.Builder base() {
@@ -92,6 +99,44 @@ public final class Scenarios {
                     db.flush();
                 },
                 (db, l) -> db.compact(p -> { }));
+    }
+
+    /**
+     * A compaction done as a move, then a merge of the moved segments: four flushes of ascending
+     * ids share none, so the first full compaction only re-labels them in one MANIFEST edit and
+     * keeps their files; writes of random ids and a flush then overlap them, and the second full
+     * compaction merges everything and deletes the moved files.
+     */
+    public static CrashScenario compactionMove(long seed) {
+        return new Simple("compaction-move", base().memtableBytes(1 << 20).targetSegmentBytes(16 * 1024)
+                .backgroundCompaction(false).build(),
+                (db, l) -> {
+                    RandomIntents intents = new RandomIntents(seed, DIM);
+                    List<IntentId> ascending = new ArrayList<>();
+                    for (int i = 0; i < 120; i++) {
+                        ascending.add(intents.newId());
+                    }
+                    ascending.sort(null);
+                    for (int i = 0; i < ascending.size(); i++) {
+                        Intent x = intents.next(ascending.get(i));
+                        Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
+                        l.begin(effect);
+                        db.put(x);
+                        l.acknowledge(effect);
+                        if (i % 30 == 29) {
+                            db.flush();
+                        }
+                    }
+                },
+                (db, l) -> {
+                    boolean moved = db.compact(p -> { }).orElseThrow().moved();
+                    if (!moved) {
+                        throw new IllegalStateException("the scenario expected its first compaction to be a move");
+                    }
+                    steps(db, l, seed + 1, 8);
+                    db.flush();
+                    db.compact(p -> { });
+                });
     }
 
     /**

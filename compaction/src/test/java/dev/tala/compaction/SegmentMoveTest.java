@@ -1,0 +1,260 @@
+package dev.tala.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.segment.SegmentSummary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.AfterTry;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.lifecycle.BeforeTry;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Moves: a compaction whose inputs share no id keeps them as they are. The property holds a move
+ * against the merge the same inputs would otherwise get: whenever a move is made, the rows it
+ * leaves are exactly the rows the merge writes, and it is made exactly when no two inputs' id
+ * ranges meet and nothing has to be dropped.
+ */
+class SegmentMoveTest {
+    private static final int DIM = 8;
+    private static final long OUTPUT_ID_BASE = 1000;
+    private static Path root;
+
+    private Path dir;
+    private final List<SegmentReader> opened = new ArrayList<>();
+
+    @BeforeContainer
+    static void createRoot() {
+        root = SegmentFiles.newDirectory("tala-segment-move");
+    }
+
+    @AfterContainer
+    static void deleteRoot() {
+        SegmentFiles.deleteRecursively(root);
+    }
+
+    @BeforeTry
+    void newDirectory() throws IOException {
+        dir = Files.createTempDirectory(root, "try");
+    }
+
+    @AfterTry
+    void cleanUp() {
+        SegmentFiles.closeAll(opened);
+        opened.clear();
+        SegmentFiles.deleteRecursively(dir);
+    }
+
+    /**
+     * @param interleaved whether ids are dealt to segments at random (their ranges then mostly
+     *                    overlap) instead of in consecutive blocks
+     */
+    record Inputs(long seed, int segments, int rowsPerSegment, boolean interleaved, int tombstonePct,
+                  boolean bottommost) {
+    }
+
+    @Provide
+    Arbitrary<Inputs> inputs() {
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.integers().between(1, 5),
+                Arbitraries.integers().between(1, 40), Arbitraries.of(false, false, true), Arbitraries.of(0, 0, 10),
+                Arbitraries.of(true, false)).as(Inputs::new);
+    }
+
+    @Property(tries = 60)
+    void aMoveLeavesExactlyTheRowsAMergeWrites(@ForAll("inputs") Inputs in) throws Exception {
+        List<List<IntentVersion>> oldestFirst = rows(in);
+        List<SegmentReader> readers = new ArrayList<>();
+        List<SegmentMeta> metas = new ArrayList<>();
+        for (int i = oldestFirst.size() - 1; i >= 0; i--) {
+            SegmentReader r = write(i + 1, oldestFirst.get(i));
+            readers.add(r);
+            metas.add(meta(i + 1, r));
+        }
+        CompactionChoice choice = new CompactionChoice(metas, 2, in.bottommost(), CompactionChoice.Reason.FULL);
+        long smallest = readers.stream().mapToLong(SegmentReader::fileSize).min().orElseThrow();
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false)
+                .withTargetOutputBytes(smallest);
+        List<Path> before = SegmentFiles.listFiles(dir);
+
+        AtomicLong ids = new AtomicLong(OUTPUT_ID_BASE);
+        CompactionResult moved = job(options, ids).run(choice, readers);
+        boolean expectMove = rangesDisjoint(oldestFirst) && !(in.bottommost() && hasTombstone(oldestFirst));
+        assertEquals(expectMove, moved.stats().moved(), "moved, for " + in);
+        Statistics.label("moved").collect(expectMove);
+        Statistics.label("moved").coverage(c -> {
+            c.check(true).percentage(p -> p >= 20);
+            c.check(false).percentage(p -> p >= 20);
+        });
+        if (!expectMove) {
+            return;
+        }
+        assertEquals(before, SegmentFiles.listFiles(dir), "a move creates no file");
+        assertEquals(OUTPUT_ID_BASE, ids.get(), "a move spends no segment id");
+        assertEquals(0, moved.stats().outputBytes());
+        assertEquals(choice.inputRows(), moved.stats().outputRows());
+        long minSequence = metas.stream().mapToLong(SegmentMeta::minSequence).min().orElseThrow();
+        long maxSequence = metas.stream().mapToLong(SegmentMeta::maxSequence).max().orElseThrow();
+        for (int k = 0; k < moved.metas().size(); k++) {
+            SegmentMeta m = moved.metas().get(k);
+            SegmentMeta input = metas.stream().filter(x -> x.id() == m.id()).findFirst().orElseThrow();
+            assertEquals(input.withSequenceRange(minSequence, maxSequence), withLevel(m, input.level()));
+            assertEquals(2, m.level());
+            assertEquals(SegmentFiles.path(dir, m.id()), moved.outputs().get(k).path());
+        }
+
+        CompactionResult merged = job(options.withMoves(false), ids).run(choice, readers);
+        assertFalse(merged.stats().moved());
+        assertEquals(rowsOf(merged.outputs()), rowsOf(moved.outputs()));
+    }
+
+    @Example
+    void aBottommostChoiceKeepsItsTombstonesOnlyByMerging() throws Exception {
+        RandomIntents intents = new RandomIntents(3, DIM);
+        List<IntentId> sorted = sortedIds(intents, 4);
+        SegmentReader newer = write(2, List.of(IntentVersion.tombstone(sorted.get(2), 3),
+                IntentVersion.put(4, intents.next(sorted.get(3)))));
+        SegmentReader older = write(1, List.of(IntentVersion.put(1, intents.next(sorted.get(0))),
+                IntentVersion.put(2, intents.next(sorted.get(1)))));
+        List<SegmentMeta> live = List.of(meta(2, newer), meta(1, older));
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withTargetOutputBytes(1);
+        List<SegmentReader> readers = List.of(newer, older);
+
+        CompactionChoice bottommost = new CompactionChoice(live, 1, true, CompactionChoice.Reason.FULL);
+        assertTrue(SegmentMove.obstacle(bottommost, readers, options).orElseThrow().contains("tombstones"));
+        CompactionChoice above = new CompactionChoice(live, 1, false, CompactionChoice.Reason.SIZE_RATIO);
+        assertTrue(SegmentMove.obstacle(above, readers, options).isEmpty());
+    }
+
+    @Example
+    void smallInputsAnotherEmbeddingTypeAndTheSwitchEachPreventAMove() throws Exception {
+        RandomIntents intents = new RandomIntents(4, DIM);
+        List<IntentId> sorted = sortedIds(intents, 2);
+        SegmentReader newer = write(2, List.of(IntentVersion.put(2, intents.next(sorted.get(1)))));
+        SegmentReader older = write(1, List.of(IntentVersion.put(1, intents.next(sorted.get(0)))));
+        List<SegmentReader> readers = List.of(newer, older);
+        CompactionChoice choice = new CompactionChoice(List.of(meta(2, newer), meta(1, older)), 1, true,
+                CompactionChoice.Reason.FULL);
+        long size = newer.fileSize() + older.fileSize();
+        // At the limit: the inputs average exactly a quarter of the target.
+        CompactionJobOptions atLimit = CompactionJobOptions.defaults(EmbeddingType.F32)
+                .withTargetOutputBytes(size / 2 * CompactionDefaults.MOVE_MIN_AVERAGE_FRACTION);
+        assertTrue(SegmentMove.obstacle(choice, readers, atLimit).isEmpty());
+
+        assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withTargetOutputBytes(CompactionDefaults.TARGET_OUTPUT_BYTES))
+                .orElseThrow().contains("average"));
+        assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withOutputType(EmbeddingType.INT8))
+                .orElseThrow().contains("INT8"));
+        assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withMoves(false)).orElseThrow().contains("off"));
+    }
+
+    private CompactionJob job(CompactionJobOptions options, AtomicLong ids) {
+        return new CompactionJob(SegmentFiles.LOCAL, options, ids::getAndIncrement, id -> SegmentFiles.path(dir, id));
+    }
+
+    private SegmentReader write(long id, List<IntentVersion> rows) throws IOException {
+        SegmentReader r = SegmentFiles.writeInput(dir, id, DIM, EmbeddingType.F32, rows);
+        opened.add(r);
+        return r;
+    }
+
+    private List<IntentVersion> rowsOf(List<SegmentSummary> outputs) throws IOException {
+        List<IntentVersion> all = new ArrayList<>();
+        for (SegmentReader r : SegmentFiles.open(outputs.stream().map(SegmentSummary::path).toList())) {
+            opened.add(r);
+            all.addAll(SegmentFiles.readAll(r));
+        }
+        return all;
+    }
+
+    /** The rows of each segment, oldest segment first, with increasing disjoint sequence ranges. */
+    private static List<List<IntentVersion>> rows(Inputs in) {
+        RandomIntents intents = new RandomIntents(in.seed(), DIM);
+        Random random = new Random(in.seed());
+        List<IntentId> sorted = sortedIds(intents, in.segments() * in.rowsPerSegment());
+        List<List<IntentId>> idsOf = new ArrayList<>();
+        for (int s = 0; s < in.segments(); s++) {
+            idsOf.add(new ArrayList<>());
+        }
+        for (int i = 0; i < sorted.size(); i++) {
+            int s = in.interleaved() ? random.nextInt(in.segments()) : i / in.rowsPerSegment();
+            idsOf.get(s).add(sorted.get(i));
+        }
+        List<List<IntentVersion>> out = new ArrayList<>();
+        long sequence = 1;
+        for (List<IntentId> ids : idsOf) {
+            if (ids.isEmpty()) {
+                ids.add(intents.newId()); // every segment holds a row; a random id may overlap others
+                ids.sort(null);
+            }
+            List<IntentVersion> rows = new ArrayList<>();
+            for (IntentId id : ids) {
+                boolean tombstone = random.nextInt(100) < in.tombstonePct();
+                rows.add(tombstone ? IntentVersion.tombstone(id, sequence) : IntentVersion.put(sequence, intents.next(id)));
+                sequence++;
+            }
+            out.add(rows);
+        }
+        return out;
+    }
+
+    private static List<IntentId> sortedIds(RandomIntents intents, int n) {
+        List<IntentId> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ids.add(intents.newId());
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /** Brute force: no two segments' [first id, last id] ranges meet. */
+    private static boolean rangesDisjoint(List<List<IntentVersion>> segments) {
+        for (int a = 0; a < segments.size(); a++) {
+            for (int b = a + 1; b < segments.size(); b++) {
+                IntentId aFirst = segments.get(a).getFirst().id();
+                IntentId aLast = segments.get(a).getLast().id();
+                IntentId bFirst = segments.get(b).getFirst().id();
+                IntentId bLast = segments.get(b).getLast().id();
+                if (aFirst.compareTo(bLast) <= 0 && bFirst.compareTo(aLast) <= 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasTombstone(List<List<IntentVersion>> segments) {
+        return segments.stream().flatMap(List::stream).anyMatch(IntentVersion::isTombstone);
+    }
+
+    private static SegmentMeta meta(long id, SegmentReader r) {
+        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
+                r.footer().minSequence(), r.footer().maxSequence(), false);
+    }
+
+    private static SegmentMeta withLevel(SegmentMeta m, int level) {
+        return new SegmentMeta(m.id(), level, m.fileSize(), m.rows(), m.minTimestamp(), m.maxTimestamp(),
+                m.minSequence(), m.maxSequence(), m.compacted());
+    }
+}
