@@ -132,7 +132,7 @@ class SegmentMoveTest {
     @Example
     void aBottommostChoiceKeepsItsTombstonesOnlyByMerging() throws Exception {
         RandomIntents intents = new RandomIntents(3, DIM);
-        List<IntentId> sorted = sortedIds(intents, 4);
+        List<IntentId> sorted = intents.newIdsAscending(4);
         SegmentReader newer = write(2, List.of(IntentVersion.tombstone(sorted.get(2), 3),
                 IntentVersion.put(4, intents.next(sorted.get(3)))));
         SegmentReader older = write(1, List.of(IntentVersion.put(1, intents.next(sorted.get(0))),
@@ -150,7 +150,7 @@ class SegmentMoveTest {
     @Example
     void smallInputsAnotherEmbeddingTypeAndTheSwitchEachPreventAMove() throws Exception {
         RandomIntents intents = new RandomIntents(4, DIM);
-        List<IntentId> sorted = sortedIds(intents, 2);
+        List<IntentId> sorted = intents.newIdsAscending(2);
         SegmentReader newer = write(2, List.of(IntentVersion.put(2, intents.next(sorted.get(1)))));
         SegmentReader older = write(1, List.of(IntentVersion.put(1, intents.next(sorted.get(0)))));
         List<SegmentReader> readers = List.of(newer, older);
@@ -192,7 +192,7 @@ class SegmentMoveTest {
     private static List<List<IntentVersion>> rows(Inputs in) {
         RandomIntents intents = new RandomIntents(in.seed(), DIM);
         Random random = new Random(in.seed());
-        List<IntentId> sorted = sortedIds(intents, in.segments() * in.rowsPerSegment());
+        List<IntentId> sorted = intents.newIdsAscending(in.segments() * in.rowsPerSegment());
         List<List<IntentId>> idsOf = new ArrayList<>();
         for (int s = 0; s < in.segments(); s++) {
             idsOf.add(new ArrayList<>());
@@ -217,15 +217,6 @@ class SegmentMoveTest {
             out.add(rows);
         }
         return out;
-    }
-
-    private static List<IntentId> sortedIds(RandomIntents intents, int n) {
-        List<IntentId> ids = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ids.add(intents.newId());
-        }
-        ids.sort(null);
-        return ids;
     }
 
     /** Brute force: no two segments' [first id, last id] ranges meet. */

@@ -41,6 +41,16 @@ public final class RandomIntents {
         return id;
     }
 
+    /** {@code n} fresh ids in ascending order, as time-ordered ids arrive when written as they are made. */
+    public List<IntentId> newIdsAscending(int n) {
+        List<IntentId> ids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ids.add(newId());
+        }
+        ids.sort(null);
+        return ids;
+    }
+
     /** An id seen before (or a new one when none was). */
     public IntentId knownId() {
         return pool.isEmpty() ? newId() : pool.get(random.nextInt(pool.size()));

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * when the last view holding it is released, so readers never wait and never lose a mapping.
  * A move (inputs that share no id and need no rewriting; docs/COMPACTION.md, "Moves") writes
  * nothing: its edit removes the inputs and adds the same segments at the new level, and the
- * files stay.
+ * files stay, mapped once, under handles that share the old ones' references.
  */
 public final class Compactor {
     private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
@@ -178,14 +178,18 @@ public final class Compactor {
         manifest.append(edit.build());
 
         List<SegmentHandle> outputs = new ArrayList<>();
-        for (int i = 0; i < result.outputs().size(); i++) {
-            SegmentSummary out = result.outputs().get(i);
-            outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
-        }
         if (result.stats().moved()) {
-            // The inputs' files are the outputs: each old handle only unmaps its file when released.
+            // The inputs' files are the outputs: the same mappings under their new labels.
+            for (SegmentMeta meta : result.metas()) {
+                outputs.add(inputs.stream().filter(h -> h.id() == meta.id()).findFirst().orElseThrow()
+                        .relabeled(meta));
+            }
             moves.incrementAndGet();
         } else {
+            for (int i = 0; i < result.outputs().size(); i++) {
+                SegmentSummary out = result.outputs().get(i);
+                outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
+            }
             for (SegmentHandle in : inputs) {
                 Path file = layout.segmentFile(in.id());
                 in.whenUnused(() -> obsoleteFiles.delete(file));

@@ -11,23 +11,41 @@ import org.slf4j.LoggerFactory;
  * A live segment shared by read views. Reference-counted: the live set holds one reference and
  * every view that lists the segment holds one; the mapping is closed (and, for a compaction
  * input, the file deleted) only when the last reference goes, so no reader ever touches an
- * unmapped segment.
+ * unmapped segment. A moved segment gets a new handle with new metadata over the same mapping
+ * ({@link #relabeled}); the references of both count together.
  */
 public final class SegmentHandle {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentHandle.class);
 
-    private final SegmentReader reader;
     private final SegmentMeta meta;
-    private final AtomicInteger refs = new AtomicInteger(1);
-    private volatile Runnable onLastRelease = () -> { };
+    private final Mapping mapping;
 
     public SegmentHandle(SegmentReader reader, SegmentMeta meta) {
-        this.reader = reader;
+        this(meta, new Mapping(reader));
+    }
+
+    private SegmentHandle(SegmentMeta meta, Mapping mapping) {
         this.meta = meta;
+        this.mapping = mapping;
+    }
+
+    /**
+     * The same mapped file under {@code newMeta}, holding one reference of its own (the live
+     * set's), as a new handle does. The file is unmapped, and its cleanup run, only once this
+     * handle's references and the new one's are all released: a view that still lists the old
+     * handle keeps the file even after a later compaction removes the new one.
+     */
+    public SegmentHandle relabeled(SegmentMeta newMeta) {
+        if (newMeta.id() != meta.id()) {
+            throw new IllegalArgumentException("segment " + meta.id() + " cannot be relabeled as segment "
+                    + newMeta.id());
+        }
+        mapping.retain(meta.id());
+        return new SegmentHandle(newMeta, mapping);
     }
 
     public SegmentReader reader() {
-        return reader;
+        return mapping.reader;
     }
 
     public SegmentMeta meta() {
@@ -44,34 +62,53 @@ public final class SegmentHandle {
     }
 
     void retain() {
-        int before = refs.getAndIncrement();
-        if (before <= 0) {
-            throw new IllegalStateException("segment " + meta.id() + " retained after its last release");
-        }
+        mapping.retain(meta.id());
     }
 
     /** What to do once the segment is unmapped, e.g. delete an obsolete compaction input. */
     public void whenUnused(Runnable action) {
-        this.onLastRelease = action;
+        mapping.onLastRelease = action;
     }
 
     public void release() {
-        int left = refs.decrementAndGet();
-        if (left == 0) {
-            reader.close();
-            try {
-                onLastRelease.run();
-            } catch (RuntimeException e) {
-                LOG.warn("cleanup of segment {} failed", meta.id(), e);
-            }
-        } else if (left < 0) {
-            throw new IllegalStateException("segment " + meta.id() + " released too often");
-        }
+        mapping.release(meta.id());
     }
 
     @Override
     public String toString() {
         return "segment " + meta.id() + " (level " + meta.level() + ", seq " + meta.minSequence() + ".."
                 + meta.maxSequence() + ")";
+    }
+
+    /** The mapped file and the references to it, shared by every handle of one segment file. */
+    private static final class Mapping {
+        final SegmentReader reader;
+        final AtomicInteger refs = new AtomicInteger(1);
+        volatile Runnable onLastRelease = () -> { };
+
+        Mapping(SegmentReader reader) {
+            this.reader = reader;
+        }
+
+        void retain(long id) {
+            int before = refs.getAndIncrement();
+            if (before <= 0) {
+                throw new IllegalStateException("segment " + id + " retained after its last release");
+            }
+        }
+
+        void release(long id) {
+            int left = refs.decrementAndGet();
+            if (left == 0) {
+                reader.close();
+                try {
+                    onLastRelease.run();
+                } catch (RuntimeException e) {
+                    LOG.warn("cleanup of segment {} failed", id, e);
+                }
+            } else if (left < 0) {
+                throw new IllegalStateException("segment " + id + " released too often");
+            }
+        }
     }
 }

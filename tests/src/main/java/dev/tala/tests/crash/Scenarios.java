@@ -6,7 +6,6 @@ import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,11 +111,7 @@ public final class Scenarios {
                 .backgroundCompaction(false).build(),
                 (db, l) -> {
                     RandomIntents intents = new RandomIntents(seed, DIM);
-                    List<IntentId> ascending = new ArrayList<>();
-                    for (int i = 0; i < 120; i++) {
-                        ascending.add(intents.newId());
-                    }
-                    ascending.sort(null);
+                    List<IntentId> ascending = intents.newIdsAscending(120);
                     for (int i = 0; i < ascending.size(); i++) {
                         Intent x = intents.next(ascending.get(i));
                         Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
