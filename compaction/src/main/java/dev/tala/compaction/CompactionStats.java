@@ -18,4 +18,8 @@ public record CompactionStats(int inputSegments, long inputBytes, long inputRows
                               long outputBytes, long outputRows, long versionsShadowed, long tombstonesDropped,
                               long maxBufferedRows, long maxBufferedBytes, long elapsedNanos, long throttledNanos,
                               boolean moved) {
+    /** Bytes the compaction read: the inputs' file sizes for a merge, nothing for a move. */
+    public long bytesRead() {
+        return moved ? 0 : inputBytes;
+    }
 }

@@ -314,8 +314,9 @@ public final class TalaDB implements AutoCloseable {
                 : (double) (f.bytesWritten() + c.bytesWritten()) / wal.bytesLogged();
         return new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen, walFiles,
                 walBytes, db.visible().get(), w.writes(), w.stalls(), w.stallNanos() / 1_000_000, f.flushes(),
-                f.bytesWritten(), c.compactions(), c.moves(), c.bytesRead(), c.bytesWritten(), db.compactor().pendingBytes(),
-                Math.round(writeAmplification * 1000) / 1000.0, wal.records(), wal.bytesLogged(), wal.forces(),
+                f.bytesWritten(), c.compactions(), c.moves(), c.bytesRead(), c.bytesWritten(),
+                db.compactor().pendingBytes(), Math.round(writeAmplification * 1000) / 1000.0, wal.records(),
+                wal.bytesLogged(), wal.forces(),
                 wal.forceNanos() / 1_000,
                 wal.groupWrites(), wal.filesReused(), wal.freeFiles(), db.failure().hasFailed());
     }

@@ -10,8 +10,9 @@ import java.util.Map;
  * Write amplification of one ingest on each store: {@code count} intents put without sync from
  * one thread, both stores left to compact in the background as they do by default, then flushed
  * and waited on until their compactions are done. The intents' clock runs on from chunk to
- * chunk, so ids arrive in time order, as a service writing intents as they happen sends them. Each side's figure comes from its own
- * counters (TalaDB's stats, RocksDB's statistics tickers and its compaction-stats table).
+ * chunk, so ids arrive in time order, as a service writing intents as they happen sends them.
+ * Each side's figure comes from its own counters (TalaDB's stats, RocksDB's statistics tickers
+ * and its compaction-stats table).
  */
 public final class WriteAmplificationRun {
     /** Intents are generated in chunks so that a million of them never sit on the heap at once. */

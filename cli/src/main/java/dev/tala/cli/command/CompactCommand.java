@@ -50,7 +50,7 @@ public final class CompactCommand implements Callable<Integer> {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("compactions", runs.size());
                 out.put("moves", runs.stream().filter(CompactionStats::moved).count());
-                out.put("bytes_read", runs.stream().filter(r -> !r.moved()).mapToLong(CompactionStats::inputBytes).sum());
+                out.put("bytes_read", runs.stream().mapToLong(CompactionStats::bytesRead).sum());
                 out.put("bytes_written", runs.stream().mapToLong(CompactionStats::outputBytes).sum());
                 out.put("rows_read", runs.stream().mapToLong(CompactionStats::inputRows).sum());
                 out.put("rows_written", runs.stream().mapToLong(CompactionStats::outputRows).sum());
@@ -67,10 +67,8 @@ public final class CompactCommand implements Callable<Integer> {
             Table t = new Table("inputs", "how", "bytes read", "bytes written", "rows in", "rows out",
                     "tombstones dropped", "seconds");
             for (CompactionStats s : runs) {
-                // A move reads and writes nothing: its inputs were kept as they are.
-                t.row(s.inputSegments(), s.moved() ? "moved" : "merged", s.moved() ? 0 : s.inputBytes(),
-                        s.outputBytes(), s.inputRows(), s.outputRows(), s.tombstonesDropped(),
-                        String.format("%.2f", s.elapsedNanos() / 1e9));
+                t.row(s.inputSegments(), s.moved() ? "moved" : "merged", s.bytesRead(), s.outputBytes(),
+                        s.inputRows(), s.outputRows(), s.tombstonesDropped(), String.format("%.2f", s.elapsedNanos() / 1e9));
             }
             t.print(System.out);
             System.out.println(segmentsAfter + " segments now");

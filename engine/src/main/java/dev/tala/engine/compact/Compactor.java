@@ -49,8 +49,8 @@ public final class Compactor {
 
     /** What the compactor needs to know, fixed for an open database. */
     public record Settings(CompactionPolicy policy, boolean background, boolean moves, long bytesPerSecond,
-                           long targetSegmentBytes,
-                           EmbeddingType hotType, Optional<EmbeddingType> coldType, int coldLevel) {
+                           long targetSegmentBytes, EmbeddingType hotType, Optional<EmbeddingType> coldType,
+                           int coldLevel) {
     }
 
     private final FileLayer fs;
@@ -194,11 +194,11 @@ public final class Compactor {
                 Path file = layout.segmentFile(in.id());
                 in.whenUnused(() -> obsoleteFiles.delete(file));
             }
-            bytesRead.addAndGet(result.stats().inputBytes());
-            bytesWritten.addAndGet(result.stats().outputBytes());
         }
         // Counted before publishing, so stats never show the new segments with the old counters.
         compactions.incrementAndGet();
+        bytesRead.addAndGet(result.stats().bytesRead());
+        bytesWritten.addAndGet(result.stats().outputBytes());
         live.compacted(inputs, outputs);
         LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes{}), {}", inputs.size(),
                 result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(),

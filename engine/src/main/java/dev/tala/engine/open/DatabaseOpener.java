@@ -133,8 +133,8 @@ public final class DatabaseOpener {
                 options.backgroundCompaction() ? options.level0StallSegments() : 0);
         Compactor compactor = new Compactor(fs, layout, live, manifest, files, failure, writes::flushProgressed,
                 new Compactor.Settings(options.compactionPolicy(), options.backgroundCompaction(),
-                        options.compactionMoves(), options.compactionBytesPerSecond(), options.targetSegmentBytes(), stored.embeddingType(),
-                        options.coldEmbeddingType(), options.coldLevel()));
+                        options.compactionMoves(), options.compactionBytesPerSecond(), options.targetSegmentBytes(),
+                        stored.embeddingType(), options.coldEmbeddingType(), options.coldLevel()));
         opened.add(compactor::shutdown);
         flusher[0] = new Flusher(fs, layout, live, manifest, files, wal, failure, () -> {
             writes.flushProgressed();
