@@ -32,6 +32,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
@@ -134,8 +135,11 @@ class DifferentialTest {
         // compactions happen on their own between the explicit events. SYNC, so that every
         // write the oracle holds was acknowledged and must survive a crash; the fault layer
         // models forces without issuing them, which keeps SYNC cheap here.
+        // A small output target, so that segments which happen to share no id are moved instead of merged.
         Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.sync())
-                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
+                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).targetSegmentBytes(4 * 1024)
+                .build();
+        long moves = 0;
         int crashes = 0;
         FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash-0"));
         try (RocksOracle oracle = new RocksOracle(root.resolve("rocks"))) {
@@ -149,10 +153,12 @@ class DifferentialTest {
                         case Op.Compact c -> tala.compact(p -> { });
                         case Op.CompactRange c -> tala.compactRange(c.from(), c.to(), p -> { });
                         case Op.Reopen r -> {
+                            moves += tala.stats().compactionMoves();
                             tala.close();
                             tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
                         }
                         case Op.Crash c -> {
+                            moves += tala.stats().compactionMoves();
                             fs.powerLoss(c.mode(), c.seed());
                             PowerLossSweep.closeQuietly(tala);
                             fs = new FaultInjectingFileLayer(root.resolve("stash-" + ++crashes));
@@ -163,6 +169,8 @@ class DifferentialTest {
                     }
                 }
                 assertSameContents(oracle, tala);
+                moves += tala.stats().compactionMoves();
+                Statistics.label("a compaction was a move").collect(moves > 0);
                 tala.close();
                 VerifyReport verify = DatabaseVerifier.verify(fs, new DatabaseLayout(dir));
                 assertTrue(verify.isClean(), "verify: " + verify.problems());
