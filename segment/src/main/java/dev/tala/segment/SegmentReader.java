@@ -85,6 +85,7 @@ public final class SegmentReader implements AutoCloseable {
     private final Object stringsLock = new Object();
     private volatile StringTable strings;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile IntentId[] idRange;
 
     private SegmentReader(Path path, MappedRegion mapping, SegmentOpener.Opened opened) {
         this.path = path;
@@ -489,9 +490,27 @@ public final class SegmentReader implements AutoCloseable {
 
     // ---- lookups ----------------------------------------------------------------------------
 
-    /** False means the id is certainly not in this segment (tombstones included). */
+    /**
+     * False means the id is certainly not in this segment (tombstones included). An id outside
+     * the segment's id range is answered without the bloom filter: with time-ordered ids most
+     * segments of a database hold ranges far from any one id.
+     */
     public boolean mightContain(IntentId id) {
-        return bloom.mightContain(id);
+        if (rows == 0) {
+            return false;
+        }
+        IntentId[] range = idRange();
+        return id.compareTo(range[0]) >= 0 && id.compareTo(range[1]) <= 0 && bloom.mightContain(id);
+    }
+
+    /** The first and last id, read once (checking the ids column) on the first lookup. */
+    private IntentId[] idRange() {
+        IntentId[] range = idRange;
+        if (range == null) {
+            range = new IntentId[] {id(0), id(rows - 1)};
+            idRange = range;
+        }
+        return range;
     }
 
     /** The row holding {@code id} (put or tombstone), or -1. O(log n) via the id index. */

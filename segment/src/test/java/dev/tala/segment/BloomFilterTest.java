@@ -178,4 +178,36 @@ class BloomFilterTest {
             assertTrue(rate > 0.001, "a 1% filter with no false positives at all is suspicious: " + rate);
         }
     }
+
+    /**
+     * Ids outside a segment's id range are ruled out before the bloom filter is asked: of 10,000
+     * absent ids around a narrow band of present ones, a 1% filter alone would pass about 100.
+     */
+    @Test
+    void idsOutsideTheSegmentsRangeAreRuledOut() throws IOException {
+        Random r = new Random(8);
+        TreeSet<IntentId> present = new TreeSet<>();
+        while (present.size() < 500) {
+            present.add(IntentId.of(1_000 + r.nextInt(1_000), r.nextLong()));
+        }
+        List<IntentVersion> versions = new ArrayList<>();
+        for (IntentId id : present) {
+            versions.add(IntentVersion.put(1, Intent.builder().id(id).embedding(new float[] {0.5f, 1f}).build()));
+        }
+        Path file = dir.resolve("band.tbf");
+        SegmentFixtures.write(file, SegmentWriteOptions.of(3, 0, 2, EmbeddingType.F32), versions);
+        try (SegmentReader reader = SegmentFixtures.open(file)) {
+            for (IntentId id : present) {
+                assertTrue(reader.mightContain(id));
+            }
+            int passed = 0;
+            for (int i = 0; i < 10_000; i++) {
+                long high = i % 2 == 0 ? r.nextInt(1_000) : 2_000 + r.nextInt(1 << 20);
+                if (reader.mightContain(IntentId.of(high, r.nextLong()))) {
+                    passed++;
+                }
+            }
+            assertEquals(0, passed, "absent ids outside the band that the segment did not rule out");
+        }
+    }
 }

@@ -48,6 +48,13 @@ class SegmentReaderTest {
     }
 
     @Test
+    void theSummaryReadBackIsTheOneTheWriterReported() throws IOException {
+        try (SegmentReader reader = SegmentFixtures.open(file)) {
+            assertEquals(summary, reader.summary());
+        }
+    }
+
+    @Test
     void tombstonesHaveNoPayload() throws IOException {
         try (SegmentReader reader = SegmentFixtures.open(file)) {
             int tombstones = 0;
