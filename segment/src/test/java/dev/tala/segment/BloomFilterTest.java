@@ -150,16 +150,7 @@ class BloomFilterTest {
         while (present.size() < 5000) {
             present.add(SegmentFixtures.randomId(r));
         }
-        List<IntentVersion> versions = new ArrayList<>();
-        for (IntentId id : present) {
-            versions.add(IntentVersion.put(1, Intent.builder().id(id).embedding(new float[] {0.5f, 1f}).build()));
-        }
-        Path file = dir.resolve("fpr.tbf");
-        SegmentFixtures.write(file, SegmentWriteOptions.of(2, 0, 2, EmbeddingType.INT8), versions);
-        try (SegmentReader reader = SegmentFixtures.open(file)) {
-            for (IntentId id : present) {
-                assertTrue(reader.mightContain(id));
-            }
+        try (SegmentReader reader = segmentOf(present, "fpr.tbf", EmbeddingType.INT8)) {
             int falsePositives = 0;
             int probes = 0;
             while (probes < 10_000) {
@@ -190,16 +181,7 @@ class BloomFilterTest {
         while (present.size() < 500) {
             present.add(IntentId.of(1_000 + r.nextInt(1_000), r.nextLong()));
         }
-        List<IntentVersion> versions = new ArrayList<>();
-        for (IntentId id : present) {
-            versions.add(IntentVersion.put(1, Intent.builder().id(id).embedding(new float[] {0.5f, 1f}).build()));
-        }
-        Path file = dir.resolve("band.tbf");
-        SegmentFixtures.write(file, SegmentWriteOptions.of(3, 0, 2, EmbeddingType.F32), versions);
-        try (SegmentReader reader = SegmentFixtures.open(file)) {
-            for (IntentId id : present) {
-                assertTrue(reader.mightContain(id));
-            }
+        try (SegmentReader reader = segmentOf(present, "band.tbf", EmbeddingType.F32)) {
             int passed = 0;
             for (int i = 0; i < 10_000; i++) {
                 long high = i % 2 == 0 ? r.nextInt(1_000) : 2_000 + r.nextInt(1 << 20);
@@ -209,5 +191,20 @@ class BloomFilterTest {
             }
             assertEquals(0, passed, "absent ids outside the band that the segment did not rule out");
         }
+    }
+
+    /** A segment holding a 2-d intent for each id, opened; every id must pass its filter. */
+    private SegmentReader segmentOf(TreeSet<IntentId> ids, String name, EmbeddingType type) throws IOException {
+        List<IntentVersion> versions = new ArrayList<>();
+        for (IntentId id : ids) {
+            versions.add(IntentVersion.put(1, Intent.builder().id(id).embedding(new float[] {0.5f, 1f}).build()));
+        }
+        Path file = dir.resolve(name);
+        SegmentFixtures.write(file, SegmentWriteOptions.of(2, 0, 2, type), versions);
+        SegmentReader reader = SegmentFixtures.open(file);
+        for (IntentId id : ids) {
+            assertTrue(reader.mightContain(id), "no false negative for " + id);
+        }
+        return reader;
     }
 }
