@@ -29,10 +29,10 @@ public final class CompactionDefaults {
 
     /**
      * A compaction whose inputs share no id is done as a move (no bytes rewritten) only when
-     * the inputs average at least the target output size divided by this; smaller ones are
-     * merged, so that small segments do not pile up.
+     * every input holds at least the target output size divided by this; otherwise it merges,
+     * so that small segments do not pile up.
      */
-    public static final int MOVE_MIN_AVERAGE_FRACTION = 4;
+    public static final int MOVE_MIN_INPUT_FRACTION = 4;
 
     /** The job reports progress (and checks for interruption) every this many input rows. */
     public static final int PROGRESS_INTERVAL_ROWS = 4096;

@@ -21,10 +21,10 @@ import java.util.Optional;
  *
  * <p>A move is declined when a merge would change the bytes: the output embedding type differs
  * (a cold level), an input lacks the reverse edge block a merge would add, or a bottommost merge
- * would drop an input's tombstones. It is also declined when the inputs are small on average
- * (below {@link CompactionDefaults#MOVE_MIN_AVERAGE_FRACTION} of the target output size), so
- * that the small segments of frequent flushes or reopenings are merged into fewer files instead
- * of being carried along for good.
+ * would drop an input's tombstones. It is also declined when any input is small (below the
+ * target output size divided by {@link CompactionDefaults#MOVE_MIN_INPUT_FRACTION}), so that the
+ * small segments of frequent flushes or reopenings are merged into fewer files instead of being
+ * carried along for good, even beside large ones.
  */
 public final class SegmentMove {
     private SegmentMove() {
@@ -40,12 +40,11 @@ public final class SegmentMove {
         if (!options.moves()) {
             return Optional.of("moves are turned off");
         }
-        long minAverage = options.targetOutputBytes() / CompactionDefaults.MOVE_MIN_AVERAGE_FRACTION;
-        if (choice.inputBytes() < minAverage * inputs.size()) {
-            return Optional.of("the inputs average " + choice.inputBytes() / inputs.size() + " bytes, below "
-                    + minAverage);
-        }
+        long minBytes = options.targetOutputBytes() / CompactionDefaults.MOVE_MIN_INPUT_FRACTION;
         for (SegmentReader r : inputs) {
+            if (r.fileSize() < minBytes) {
+                return Optional.of(r.path() + " has " + r.fileSize() + " bytes, below " + minBytes);
+            }
             if (r.rowCount() == 0) {
                 return Optional.of(r.path() + " has no rows");
             }

@@ -157,17 +157,38 @@ class SegmentMoveTest {
         List<SegmentReader> readers = List.of(newer, older);
         CompactionChoice choice = new CompactionChoice(List.of(meta(2, newer), meta(1, older)), 1, true,
                 CompactionChoice.Reason.FULL);
-        long size = newer.fileSize() + older.fileSize();
-        // At the limit: the inputs average exactly a quarter of the target.
+        long smallest = Math.min(newer.fileSize(), older.fileSize());
+        // At the limit: the smaller input holds exactly a quarter of the target.
         CompactionJobOptions atLimit = CompactionJobOptions.defaults(EmbeddingType.F32)
-                .withTargetOutputBytes(size / 2 * CompactionDefaults.MOVE_MIN_AVERAGE_FRACTION);
+                .withTargetOutputBytes(smallest * CompactionDefaults.MOVE_MIN_INPUT_FRACTION);
         assertTrue(SegmentMove.obstacle(choice, readers, atLimit).isEmpty());
 
         assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withTargetOutputBytes(CompactionDefaults.TARGET_OUTPUT_BYTES))
-                .orElseThrow().contains("average"));
+                .orElseThrow().contains("below"));
         assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withOutputType(EmbeddingType.INT8))
                 .orElseThrow().contains("INT8"));
         assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withMoves(false)).orElseThrow().contains("off"));
+    }
+
+    /** One large input does not carry a small one along: each input must reach the limit on its own. */
+    @Example
+    void aSmallInputIsMergedEvenBesideALargeOne() throws Exception {
+        RandomIntents intents = new RandomIntents(5, DIM);
+        List<IntentId> sorted = intents.newIdsAscending(401);
+        List<IntentVersion> many = new ArrayList<>();
+        for (int i = 1; i < sorted.size(); i++) {
+            many.add(IntentVersion.put(i + 1, intents.next(sorted.get(i))));
+        }
+        SegmentReader large = write(2, many);
+        SegmentReader small = write(1, List.of(IntentVersion.put(1, intents.next(sorted.getFirst()))));
+        CompactionChoice choice = new CompactionChoice(List.of(meta(2, large), meta(1, small)), 1, true,
+                CompactionChoice.Reason.FULL);
+        long target = large.fileSize();
+        assertTrue((large.fileSize() + small.fileSize()) / 2 >= target / CompactionDefaults.MOVE_MIN_INPUT_FRACTION,
+                "the average alone would allow a move");
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withTargetOutputBytes(target);
+        assertTrue(SegmentMove.obstacle(choice, List.of(large, small), options).orElseThrow().contains(
+                small.path() + " has "));
     }
 
     private CompactionJob job(CompactionJobOptions options, AtomicLong ids) {

@@ -86,6 +86,7 @@ public final class SegmentReader implements AutoCloseable {
     private volatile StringTable strings;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile IntentId[] idRange;
+    private static final IntentId[] OPEN_ID_RANGE = {IntentId.of(0, 0), IntentId.of(-1L, -1L)};
 
     private SegmentReader(Path path, MappedRegion mapping, SegmentOpener.Opened opened) {
         this.path = path;
@@ -503,11 +504,20 @@ public final class SegmentReader implements AutoCloseable {
         return id.compareTo(range[0]) >= 0 && id.compareTo(range[1]) <= 0 && bloom.mightContain(id);
     }
 
-    /** The first and last id, read once (checking the ids column) on the first lookup. */
+    /**
+     * The first and last id, read once (checking the ids column) on the first lookup. If the ids
+     * column is damaged the range is left open, so the bloom filter answers as it would without
+     * the range, and the damage is reported by the lookups that read the column ({@link #find});
+     * a damaged segment then does not fail lookups of ids it could never hold.
+     */
     private IntentId[] idRange() {
         IntentId[] range = idRange;
         if (range == null) {
-            range = new IntentId[] {id(0), id(rows - 1)};
+            try {
+                range = new IntentId[] {id(0), id(rows - 1)};
+            } catch (CorruptionException damaged) {
+                range = OPEN_ID_RANGE;
+            }
             idRange = range;
         }
         return range;

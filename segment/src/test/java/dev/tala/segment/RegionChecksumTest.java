@@ -340,6 +340,30 @@ class RegionChecksumTest {
         assertTrue(e.getMessage().contains("99 (unknown)"), e.getMessage());
     }
 
+    /**
+     * mightContain reads the segment's first and last id to rule out ids outside its range; with
+     * the ids column damaged it falls back to the bloom filter alone, so lookups of ids the
+     * segment cannot hold do not fail, while find, which needs the column, still reports it.
+     */
+    @Test
+    void aDamagedIdsColumnLeavesMightContainToTheBloomFilter() throws Exception {
+        Path damaged = dir.resolve("damaged-ids.tbf");
+        long idsAt;
+        try (SegmentReader reader = open(pristine)) {
+            idsAt = reader.directory().entry(RegionKind.IDS).offset();
+        }
+        Files.write(damaged, flipped(idsAt * 8 + 5));
+        IntentId present = versions.get(0).id();
+        try (SegmentReader good = open(pristine); SegmentReader bad = open(damaged)) {
+            for (int i = 0; i < 2_000; i++) {
+                IntentId probe = i == 0 ? present : IntentId.of(i * 0x9E3779B97F4A7C15L, i);
+                assertEquals(good.bloomFilter().mightContain(probe), bad.mightContain(probe), "probe " + probe);
+            }
+            CorruptionException e = assertThrows(CorruptionException.class, () -> bad.find(present));
+            assertEquals(idsAt, e.offset());
+        }
+    }
+
     @Test
     void concurrentFirstAccessesAllGetTheCheckedBytesOrAllFail() throws Exception {
         Path damaged = dir.resolve("damaged-timestamps.tbf");
