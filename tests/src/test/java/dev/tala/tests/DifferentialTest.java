@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -80,6 +81,14 @@ class DifferentialTest {
         }
     }
 
+    /**
+     * Ids that follow slot order, as time-ordered ids do: with puts in slot order (see
+     * {@link #timeOrdered}), flushed segments share no id and their compactions are moves.
+     */
+    static IntentId idInOrder(int slot) {
+        return IntentId.of(0x0190_0000_0000_0000L + slot, slot * 0x9E3779B97F4A7C15L);
+    }
+
     static IntentId idOf(int slot) {
         // Spread the slots over the id space, so segment order and slot order differ.
         long h = slot * 0x9E3779B97F4A7C15L;
@@ -88,6 +97,10 @@ class DifferentialTest {
 
     @Provide
     Arbitrary<List<Op>> operations() {
+        return op().list().ofMinSize(1).ofMaxSize(120);
+    }
+
+    private static Arbitrary<Op> op() {
         Arbitrary<Integer> slot = Arbitraries.integers().between(0, ID_SLOTS - 1);
         Arbitrary<Op> put = Arbitraries.longs().flatMap(seed -> slot.map(s -> new Op.Put(s, seed)));
         Arbitrary<Op> delete = slot.map(Op.Delete::new);
@@ -104,19 +117,53 @@ class DifferentialTest {
                 Tuple.of(1, Arbitraries.longs().between(0, Long.MAX_VALUE / 2).map(f -> new Op.CompactRange(f, f + Long.MAX_VALUE / 4))),
                 Tuple.of(1, net.jqwik.api.Combinators.combine(Arbitraries.of(PowerLossMode.class), Arbitraries.longs())
                         .as(Op.Crash::new)));
-        return op.list().ofMinSize(1).ofMaxSize(120);
+        return op;
+    }
+
+    /**
+     * Operations like {@link #operations()}, with every put taking the next slot in turn (wrapping around after the
+     * last, when puts become updates of the oldest ids), deletes and outcomes aimed at one of the
+     * four latest puts (as an outcome follows its intent soon), and ids in slot order.
+     */
+    @Provide
+    Arbitrary<List<Op>> timeOrdered() {
+        // Longer sequences than operations(): moves need several flushes and then a compaction.
+        return op().list().ofMinSize(60).ofMaxSize(160).map(ops -> {
+            int[] next = {0};
+            return ops.stream().map(op -> inTurn(op, next)).toList();
+        });
+    }
+
+    private static Op inTurn(Op op, int[] next) {
+        return switch (op) {
+            case Op.Put p -> new Op.Put(next[0]++ % ID_SLOTS, p.seed());
+            case Op.Delete d -> new Op.Delete(recent(next, d.slot()));
+            case Op.AttachOutcome o -> new Op.AttachOutcome(recent(next, o.slot()), o.status(), o.withOutcome(),
+                    o.latency(), o.exitCode());
+            case Op.Batch b -> new Op.Batch(b.ops().stream().map(o -> inTurn(o, next)).toList());
+            default -> op;
+        };
+    }
+
+    private static int recent(int[] next, int slot) {
+        return Math.floorMod(next[0] - 1 - slot % 4, ID_SLOTS);
     }
 
     @Property(tries = 60)
     void talaAgreesWithRocksDb(@ForAll("operations") List<Op> ops) throws Exception {
-        run(ops);
+        run(ops, DifferentialTest::idOf);
+    }
+
+    @Property(tries = 30)
+    void talaAgreesWithRocksDbOnTimeOrderedIds(@ForAll("timeOrdered") List<Op> ops) throws Exception {
+        run(ops, DifferentialTest::idInOrder);
     }
 
     /** The long setting of the same property (docs/TESTING.md): {@code -Dtala.long=true}. */
     @Property(tries = 3000)
     @AddLifecycleHook(OnlyInLongRuns.class)
     void talaAgreesWithRocksDbLongRun(@ForAll("operations") List<Op> ops) throws Exception {
-        run(ops);
+        run(ops, DifferentialTest::idOf);
     }
 
     /** Skips a property unless {@code -Dtala.long=true}. */
@@ -128,7 +175,7 @@ class DifferentialTest {
         }
     }
 
-    private static void run(List<Op> ops) throws Exception {
+    private static void run(List<Op> ops, IntFunction<IntentId> idOf) throws Exception {
         Path root = Files.createTempDirectory("differential");
         Path dir = root.resolve("tala");
         // A small memtable and a tiered policy that merges at 2 runs: flushes and background
@@ -147,7 +194,7 @@ class DifferentialTest {
             try {
                 for (Op op : ops) {
                     switch (op) {
-                        case Op.Get g -> assertEquals(oracle.get(idOf(g.slot())), tala.get(idOf(g.slot())),
+                        case Op.Get g -> assertEquals(oracle.get(idOf.apply(g.slot())), tala.get(idOf.apply(g.slot())),
                                 "get of slot " + g.slot());
                         case Op.Flush f -> tala.flush();
                         case Op.Compact c -> tala.compact(p -> { });
@@ -165,7 +212,7 @@ class DifferentialTest {
                             tala = TalaDB.open(dir, options.toBuilder().fileLayer(fs).build());
                             assertSameContents(oracle, tala);
                         }
-                        default -> applyWrite(op, tala, oracle);
+                        default -> applyWrite(op, tala, oracle, idOf);
                     }
                 }
                 assertSameContents(oracle, tala);
@@ -184,25 +231,26 @@ class DifferentialTest {
         }
     }
 
-    private static void applyWrite(Op op, TalaDB tala, RocksOracle oracle) throws Exception {
+    private static void applyWrite(Op op, TalaDB tala, RocksOracle oracle, IntFunction<IntentId> idOf)
+            throws Exception {
         List<RocksOracle.Write> writes = new ArrayList<>();
         WriteBatch batch = new WriteBatch();
         for (Op w : op instanceof Op.Batch b ? b.ops() : List.of(op)) {
             switch (w) {
                 case Op.Put p -> {
-                    Intent intent = new RandomIntents(p.seed(), DIM).next(idOf(p.slot()));
+                    Intent intent = new RandomIntents(p.seed(), DIM).next(idOf.apply(p.slot()));
                     writes.add(new RocksOracle.Write.Put(intent));
                     batch.put(intent);
                 }
                 case Op.Delete d -> {
-                    writes.add(new RocksOracle.Write.Delete(idOf(d.slot())));
-                    batch.delete(idOf(d.slot()));
+                    writes.add(new RocksOracle.Write.Delete(idOf.apply(d.slot())));
+                    batch.delete(idOf.apply(d.slot()));
                 }
                 case Op.AttachOutcome o -> {
                     Status status = Status.values()[o.status()];
                     Outcome outcome = o.withOutcome() ? new Outcome(o.latency(), o.exitCode()) : null;
-                    writes.add(new RocksOracle.Write.AttachOutcome(idOf(o.slot()), status, outcome));
-                    batch.attachOutcome(idOf(o.slot()), status, outcome);
+                    writes.add(new RocksOracle.Write.AttachOutcome(idOf.apply(o.slot()), status, outcome));
+                    batch.attachOutcome(idOf.apply(o.slot()), status, outcome);
                 }
                 default -> throw new IllegalStateException("not a write: " + w);
             }
