@@ -121,9 +121,10 @@ class DifferentialTest {
     }
 
     /**
-     * Operations like {@link #operations()}, with every put taking the next slot in turn (wrapping around after the
-     * last, when puts become updates of the oldest ids), deletes and outcomes aimed at one of the
-     * four latest puts (as an outcome follows its intent soon), and ids in slot order.
+     * Operations like {@link #operations()}, with every put taking the next slot in turn
+     * (wrapping around after the last, when puts become updates of the oldest ids), deletes and
+     * outcomes aimed at one of the four latest puts (as an outcome follows its intent soon), and
+     * ids in slot order.
      */
     @Provide
     Arbitrary<List<Op>> timeOrdered() {
@@ -194,8 +195,8 @@ class DifferentialTest {
             try {
                 for (Op op : ops) {
                     switch (op) {
-                        case Op.Get g -> assertEquals(oracle.get(idOf.apply(g.slot())), tala.get(idOf.apply(g.slot())),
-                                "get of slot " + g.slot());
+                        case Op.Get g -> assertEquals(oracle.get(idOf.apply(g.slot())),
+                                tala.get(idOf.apply(g.slot())), "get of slot " + g.slot());
                         case Op.Flush f -> tala.flush();
                         case Op.Compact c -> tala.compact(p -> { });
                         case Op.CompactRange c -> tala.compactRange(c.from(), c.to(), p -> { });
