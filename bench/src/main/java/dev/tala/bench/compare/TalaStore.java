@@ -36,7 +36,7 @@ final class TalaStore implements Store {
 
     @Override
     public String settings() {
-        return "memtable 64 MiB (at most 2 frozen), tiered compaction, f32 segments, reverse edges on"
+        return "memtable 64 MiB (at most 2 frozen), tiered compaction with moves, f32 segments, reverse edges on"
                 + (walRecycleFiles > 0 ? ", walRecycleFiles " + walRecycleFiles : "");
     }
 
