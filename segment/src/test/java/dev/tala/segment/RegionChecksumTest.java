@@ -233,6 +233,20 @@ class RegionChecksumTest {
         return expected;
     }
 
+    /** Where {@code kind}'s bytes start in the pristine file. */
+    private long regionOffset(RegionKind kind) throws IOException {
+        try (SegmentReader reader = open(pristine)) {
+            return reader.directory().entry(kind).offset();
+        }
+    }
+
+    /** A copy of the pristine file named {@code name} with {@code bit} flipped. */
+    private Path damagedCopy(String name, long bit) throws IOException {
+        Path damaged = dir.resolve(name);
+        Files.write(damaged, flipped(bit));
+        return damaged;
+    }
+
     private byte[] flipped(long bit) {
         byte[] copy = original.clone();
         copy[(int) (bit / 8)] ^= (byte) (1 << (bit % 8));
@@ -347,12 +361,8 @@ class RegionChecksumTest {
      */
     @Test
     void aDamagedIdsColumnLeavesMightContainToTheBloomFilter() throws Exception {
-        Path damaged = dir.resolve("damaged-ids.tbf");
-        long idsAt;
-        try (SegmentReader reader = open(pristine)) {
-            idsAt = reader.directory().entry(RegionKind.IDS).offset();
-        }
-        Files.write(damaged, flipped(idsAt * 8 + 5));
+        long idsAt = regionOffset(RegionKind.IDS);
+        Path damaged = damagedCopy("damaged-ids.tbf", idsAt * 8 + 5);
         IntentId present = versions.get(0).id();
         try (SegmentReader good = open(pristine); SegmentReader bad = open(damaged)) {
             for (int i = 0; i < 2_000; i++) {
@@ -366,12 +376,8 @@ class RegionChecksumTest {
 
     @Test
     void concurrentFirstAccessesAllGetTheCheckedBytesOrAllFail() throws Exception {
-        Path damaged = dir.resolve("damaged-timestamps.tbf");
-        long timestampsAt;
-        try (SegmentReader reader = open(pristine)) {
-            timestampsAt = reader.directory().entry(RegionKind.TIMESTAMPS).offset();
-        }
-        Files.write(damaged, flipped(timestampsAt * 8 + 3));
+        long timestampsAt = regionOffset(RegionKind.TIMESTAMPS);
+        Path damaged = damagedCopy("damaged-timestamps.tbf", timestampsAt * 8 + 3);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try (SegmentReader good = open(pristine); SegmentReader bad = open(damaged)) {
             List<Object> fromGood = raceFirstAccess(pool, () -> bytes(good.timestampColumn()));
