@@ -70,8 +70,8 @@ final class F16Kernel {
             d0 = x0.fma(FloatVector.fromArray(FLOATS, q, i), d0);
             n0 = x0.fma(x0, n0);
         }
-        float dot = d0.add(d1).reduceLanes(VectorOperators.ADD);
-        float norm = n0.add(n1).reduceLanes(VectorOperators.ADD);
+        float dot = Lanes.sum(d0.add(d1));
+        float norm = Lanes.sum(n0.add(n1));
         for (; i < dim; i++) {
             float v = Float.float16ToFloat(x.get(U16, at + (long) i * U16_BYTES));
             dot = Math.fma(q[i], v, dot);

@@ -9,7 +9,6 @@ import dev.tala.segment.EmbeddingType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 
 /** Dot product and squared norm of a stored f32 vector (little-endian IEEE binary32), in one pass. */
 final class F32Kernel {
@@ -56,8 +55,8 @@ final class F32Kernel {
             d0 = x0.fma(FloatVector.fromArray(FLOATS, q, i), d0);
             n0 = x0.fma(x0, n0);
         }
-        float dot = d0.add(d1).add(d2.add(d3)).reduceLanes(VectorOperators.ADD);
-        float norm = n0.add(n1).add(n2.add(n3)).reduceLanes(VectorOperators.ADD);
+        float dot = Lanes.sum(d0.add(d1).add(d2.add(d3)));
+        float norm = Lanes.sum(n0.add(n1).add(n2.add(n3)));
         // The tail: fewer than L components left.
         for (; i < dim; i++) {
             float v = x.get(F32, at + (long) i * F32_BYTES);

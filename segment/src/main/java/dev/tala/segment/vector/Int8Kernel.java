@@ -81,7 +81,7 @@ final class Int8Kernel {
                 products0 = toFloats(v0).fma(FloatVector.fromArray(FLOATS, q, i + part * L), products0);
             }
         }
-        float weighted = products0.add(products1).reduceLanes(VectorOperators.ADD);
+        float weighted = Lanes.sum(products0.add(products1));
         int sum = sums0.add(sums1).reduceLanes(VectorOperators.ADD);
         int sumOfSquares = squares0.add(squares1).reduceLanes(VectorOperators.ADD);
         for (; i < dim; i++) {

@@ -48,6 +48,55 @@ final class Lanes {
     /** Float registers per int8 load: 1, or 2 when L = 4. */
     static final int BYTE_PARTS = SIMD ? BYTES.length() / L : 1;
 
+    /**
+     * The sum of the lanes of {@code v}, always added in the same order: the upper half of the
+     * lanes onto the lower half until four are left, then lanes 0 + 2 and 1 + 3, then those two
+     * sums. {@code reduceLanes(ADD)}
+     * leaves the order to the implementation, and in practice the interpreter adds lane by lane
+     * while C2 folds a tree, so the same query could score a vector differently before and after
+     * the JIT warms up, enough to reorder tied search results between two runs of one query.
+     * Lane-wise adds round the same at every tier, so this order gives the same bits everywhere.
+     */
+    static float sum(FloatVector v) {
+        return L == 4 ? sumOfFour(v) : sumOfEight(halveTo256(halveTo512(v)));
+    }
+
+    /*
+     * Each step below is a method under the JIT's always-inline size (35 bytecode bytes): a
+     * vector passed to a method that is not inlined has to be boxed on the heap, which made the
+     * int8 kernel 2-4x slower in the JMH forks where a larger sum() was left out of line. L is a
+     * constant, so each halving folds to one add of two register halves, or to nothing. The last
+     * eight lanes are added as scalars: halving further goes through a lane shuffle, which
+     * measured slower.
+     */
+
+    private static FloatVector halveTo512(FloatVector v) {
+        return L >= 32 ? addHalves(v, FloatVector.SPECIES_512) : v;
+    }
+
+    private static FloatVector halveTo256(FloatVector v) {
+        return L >= 16 ? addHalves(v, FloatVector.SPECIES_256) : v;
+    }
+
+    /** Of the first eight lanes: ((0 + 4) + (2 + 6)) + ((1 + 5) + (3 + 7)). */
+    private static float sumOfEight(FloatVector v) {
+        return halfOfEight(v, 0) + halfOfEight(v, 1);
+    }
+
+    private static float halfOfEight(FloatVector v, int i) {
+        return (v.lane(i) + v.lane(i + 4)) + (v.lane(i + 2) + v.lane(i + 6));
+    }
+
+    /** Of four lanes: (0 + 2) + (1 + 3), the same order as the last steps of {@link #sumOfEight}. */
+    private static float sumOfFour(FloatVector v) {
+        return (v.lane(0) + v.lane(2)) + (v.lane(1) + v.lane(3));
+    }
+
+    /** The lower half of {@code v}'s lanes plus the upper half, as a vector of the {@code half} species. */
+    private static FloatVector addHalves(FloatVector v, VectorSpecies<Float> half) {
+        return ((FloatVector) v.reinterpretShape(half, 0)).add(v.reinterpretShape(half, 1));
+    }
+
     private static VectorShape shape(int bits) {
         return VectorShape.forBitSize(bits);
     }

@@ -9,6 +9,11 @@
  * scores a range of slots of an embeddings region by a {@link dev.tala.segment.vector.Metric} and
  * feeds a {@link dev.tala.segment.vector.TopK}.
  *
+ * <p>A kernel's result depends only on its inputs and the lane count of the machine: lanes are
+ * summed in a fixed order (see {@code Lanes.sum}), so the same query scores a vector with the same
+ * bits whether the JIT has compiled the kernel yet or not, and ties between search results break
+ * the same way on every run.
+ *
  * <p>The kernels use the incubating Vector API: run with {@code --add-modules jdk.incubator.vector}
  * (see jvm.options).
  */
