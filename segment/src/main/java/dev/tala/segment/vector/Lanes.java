@@ -51,11 +51,11 @@ final class Lanes {
     /**
      * The sum of the lanes of {@code v}, always added in the same order: the upper half of the
      * lanes onto the lower half until four are left, then lanes 0 + 2 and 1 + 3, then those two
-     * sums. {@code reduceLanes(ADD)}
-     * leaves the order to the implementation, and in practice the interpreter adds lane by lane
-     * while C2 folds a tree, so the same query could score a vector differently before and after
-     * the JIT warms up, enough to reorder tied search results between two runs of one query.
-     * Lane-wise adds round the same at every tier, so this order gives the same bits everywhere.
+     * sums. {@code reduceLanes(ADD)} leaves the order to the implementation, and in practice the
+     * interpreter adds lane by lane while C2 folds a tree, so the same query could score a vector
+     * differently before and after the JIT warms up, enough to reorder tied search results
+     * between two runs of one query. Lane-wise adds round the same at every tier, so a fixed
+     * order gives the same bits everywhere.
      */
     static float sum(FloatVector v) {
         return L == 4 ? sumOfFour(v) : sumOfEight(halveTo256(halveTo512(v)));
@@ -66,8 +66,8 @@ final class Lanes {
      * vector passed to a method that is not inlined has to be boxed on the heap, which made the
      * int8 kernel 2-4x slower in the JMH forks where a larger sum() was left out of line. L is a
      * constant, so each halving folds to one add of two register halves, or to nothing. The last
-     * eight lanes are added as scalars: halving further goes through a lane shuffle, which
-     * measured slower.
+     * eight lanes are taken out of the register and added as scalars (docs/PERFORMANCE.md has
+     * the cost of this and of two slower ways to the same order).
      */
 
     private static FloatVector halveTo512(FloatVector v) {
