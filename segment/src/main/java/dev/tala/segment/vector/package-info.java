@@ -12,7 +12,8 @@
  * <p>A kernel's result depends only on its inputs and the lane count of the machine: lanes are
  * summed in a fixed order (see {@code Lanes.sum}), so the same query scores a vector with the same
  * bits whether the JIT has compiled the kernel yet or not, and ties between search results break
- * the same way on every run.
+ * the same way on every run. (A stored f16 NaN is the exception: its payload may differ, see
+ * {@code F16Kernel}; any NaN score is a NaN either way.)
  *
  * <p>The kernels use the incubating Vector API: run with {@code --add-modules jdk.incubator.vector}
  * (see jvm.options).

@@ -1,14 +1,20 @@
 package dev.tala.segment.vector;
 
 import dev.tala.segment.EmbeddingType;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
- * Prints the exact bits of every kernel's result over a fixed set of seeded vectors, one line per
- * call, after running the same calls {@code args[0]} times first. {@link KernelDeterminismTest}
- * runs it in child JVMs that execute the kernels at different JIT tiers and compares the lines.
+ * Writes the exact bits of every kernel's result over a fixed set of seeded vectors to the file
+ * {@code args[1]}, one line per call, after running the same calls {@code args[0]} times first.
+ * {@link KernelDeterminismTest} runs it in child JVMs that execute the kernels at different JIT
+ * tiers and compares the files. A file rather than stdout, where the JIT's log goes.
  */
 public final class KernelFingerprint {
     /** Dimensions around the lane and unroll boundaries of every kernel, plus the product's 384. */
@@ -19,8 +25,9 @@ public final class KernelFingerprint {
     private KernelFingerprint() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
         int warmups = Integer.parseInt(args[0]);
+        Path out = Path.of(args[1]);
         try (Arena arena = Arena.ofConfined()) {
             Case[] cases = cases(arena);
             for (int round = 0; round < warmups; round++) {
@@ -28,12 +35,11 @@ public final class KernelFingerprint {
                     c.run();
                 }
             }
-            StringBuilder out = new StringBuilder();
+            List<String> lines = new ArrayList<>();
             for (Case c : cases) {
-                out.append(c.type).append(" dim=").append(c.query.dimension())
-                        .append(' ').append(Long.toHexString(c.run())).append('\n');
+                lines.add(c.type + " dim=" + c.query.dimension() + " " + Long.toHexString(c.run()));
             }
-            System.out.print(out);
+            Files.write(out, lines);
         }
     }
 
