@@ -1,6 +1,9 @@
 package dev.tala.bench.probe;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -12,6 +15,9 @@ import java.nio.file.StandardOpenOption;
  * cache) against overwriting a file whose pages are already cached, as a recycled WAL file
  * would be. Writes 1 GiB in 100 KiB chunks (64 records of 1.6 KB, the grouping of
  * {@code WalBenchmarks.appendBuffered}) each way, three times, and prints the cost per record.
+ * Then it copies the same records into a read-write mapping of the file, once over its forced,
+ * cached pages and once over a new sparse file of the same length: the cost of a log written
+ * through a mapped file instead of {@code write}.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
  * dev.tala.bench.probe.PageCacheProbe /dev/shm} (or a directory on the disk).
  */
@@ -41,11 +47,35 @@ public final class PageCacheProbe {
                     ch.force(false);
                     overwriteClean = nanosPerRecord(ch, chunk, true);
                 }
+                double mappedClean;
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    ch.force(false);
+                    mappedClean = mappedNanosPerRecord(ch);
+                }
+                Files.write(file, new byte[0]);
+                double mappedSparse;
+                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                    raf.setLength(TOTAL);
+                    mappedSparse = mappedNanosPerRecord(raf.getChannel());
+                }
                 System.out.printf("round %d: growing file %.0f ns per record, overwriting cached pages %.0f ns,"
-                        + " overwriting them after a force %.0f ns%n", round, grow, overwrite, overwriteClean);
+                        + " overwriting them after a force %.0f ns, mapped after a force %.0f ns,"
+                        + " mapped sparse file %.0f ns%n", round, grow, overwrite, overwriteClean, mappedClean, mappedSparse);
             }
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    private static double mappedNanosPerRecord(FileChannel ch) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment source = arena.allocate(RECORD);
+            MemorySegment map = ch.map(FileChannel.MapMode.READ_WRITE, 0, TOTAL, arena);
+            long start = System.nanoTime();
+            for (long at = 0; at + RECORD <= TOTAL; at += RECORD) {
+                MemorySegment.copy(source, 0, map, at, RECORD);
+            }
+            return (System.nanoTime() - start) / (TOTAL / (double) RECORD);
         }
     }
 

@@ -58,24 +58,33 @@ final class Lanes {
      * order gives the same bits everywhere.
      */
     static float sum(FloatVector v) {
-        return L == 4 ? sumOfFour(v) : sumOfEight(halveTo256(halveTo512(v)));
+        return sum(v, L);
+    }
+
+    /**
+     * {@link #sum(FloatVector)} for a register of {@code lanes} floats (4, 8, 16 or 32). The
+     * kernels pass the constant {@link #L}, which the JIT folds; tests pass other widths, so that
+     * the halvings this host never takes are still checked against the order above.
+     */
+    static float sum(FloatVector v, int lanes) {
+        return lanes == 4 ? sumOfFour(v) : sumOfEight(halveTo256(halveTo512(v, lanes), lanes));
     }
 
     /*
      * Each step below is a method under the JIT's always-inline size (35 bytecode bytes): a
      * vector passed to a method that is not inlined has to be boxed on the heap, which made the
-     * int8 kernel 2-4x slower in the JMH forks where a larger sum() was left out of line. L is a
-     * constant, so each halving folds to one add of two register halves, or to nothing. The last
-     * eight lanes are taken out of the register and added as scalars (docs/PERFORMANCE.md has
-     * the cost of this and of two slower ways to the same order).
+     * int8 kernel 2-4x slower in the JMH forks where a larger sum() was left out of line. In the
+     * kernels the lane count is the constant L, so each halving folds to one add of two register
+     * halves, or to nothing. The last eight lanes are taken out of the register and added as
+     * scalars (docs/PERFORMANCE.md has the cost of this and of two slower ways to the same order).
      */
 
-    private static FloatVector halveTo512(FloatVector v) {
-        return L >= 32 ? addHalves(v, FloatVector.SPECIES_512) : v;
+    private static FloatVector halveTo512(FloatVector v, int lanes) {
+        return lanes >= 32 ? addHalves(v, FloatVector.SPECIES_512) : v;
     }
 
-    private static FloatVector halveTo256(FloatVector v) {
-        return L >= 16 ? addHalves(v, FloatVector.SPECIES_256) : v;
+    private static FloatVector halveTo256(FloatVector v, int lanes) {
+        return lanes >= 16 ? addHalves(v, FloatVector.SPECIES_256) : v;
     }
 
     /** Of the first eight lanes: ((0 + 4) + (2 + 6)) + ((1 + 5) + (3 + 7)). */
