@@ -62,9 +62,10 @@ final class Lanes {
     }
 
     /**
-     * {@link #sum(FloatVector)} for a register of {@code lanes} floats (4, 8, 16 or 32). The
-     * kernels pass the constant {@link #L}, which the JIT folds; tests pass other widths, so that
-     * the halvings this host never takes are still checked against the order above.
+     * {@link #sum(FloatVector)} for a register of {@code lanes} floats (4, 8, 16 or 32), which
+     * must be {@code v.length()}: a smaller count sums only the first lanes. The kernels pass
+     * the constant {@link #L}, which the JIT folds; tests pass other widths, so that the
+     * halvings this host never takes are still checked against the order above.
      */
     static float sum(FloatVector v, int lanes) {
         return lanes == 4 ? sumOfFour(v) : sumOfEight(halveTo256(halveTo512(v, lanes), lanes));
