@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -21,14 +22,12 @@ import org.junit.jupiter.api.Test;
  * need a vector wider than the API offers on x86 and are not tested.
  */
 class LanesSumTest {
-    private static final VectorSpecies<?>[] WIDTHS = {
-        FloatVector.SPECIES_128, FloatVector.SPECIES_256, FloatVector.SPECIES_512,
-    };
+    private static final List<VectorSpecies<Float>> WIDTHS =
+            List.of(FloatVector.SPECIES_128, FloatVector.SPECIES_256, FloatVector.SPECIES_512);
 
     @Property(tries = 300)
     void sumsInTheDocumentedOrderAtEveryWidth(@ForAll @IntRange(min = 0, max = 2) int width, @ForAll long seed) {
-        @SuppressWarnings("unchecked")
-        VectorSpecies<Float> species = (VectorSpecies<Float>) WIDTHS[width];
+        VectorSpecies<Float> species = WIDTHS.get(width);
         float[] lanes = lanes(new Random(seed), species.length());
         FloatVector v = FloatVector.fromArray(species, lanes, 0);
         assertEquals(Float.floatToRawIntBits(documentedOrder(lanes)), Float.floatToRawIntBits(Lanes.sum(v, species.length())),
@@ -42,7 +41,7 @@ class LanesSumTest {
     @Test
     void theOrderDecidesTheBits() {
         Random r = new Random(7);
-        for (VectorSpecies<?> w : WIDTHS) {
+        for (VectorSpecies<Float> w : WIDTHS) {
             int differ = 0;
             for (int i = 0; i < 200; i++) {
                 float[] lanes = lanes(r, w.length());
