@@ -1,6 +1,5 @@
 package dev.tala.wal;
 
-import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
@@ -70,16 +69,26 @@ public final class WalRecordCodec {
         out.writeInt(start + WalFormat.LENGTH_OFFSET, (int) payloadLength);
         ByteBuffer view = out.underlyingObject();
         CRC32C crc = new CRC32C();
-        crc.update(slice(view, start + WalFormat.TYPE_OFFSET, 9));
-        crc.update(slice(view, payloadStart, payloadLength));
+        update(crc, view, start + WalFormat.TYPE_OFFSET, 9);
+        update(crc, view, payloadStart, payloadLength);
         out.writeInt(start + WalFormat.CRC_OFFSET, (int) crc.getValue());
-        out.writeInt(start + WalFormat.HEADER_CRC_OFFSET,
-                Crc32c.of(slice(view, start, WalFormat.HEADER_CRC_OFFSET)));
+        crc.reset();
+        update(crc, view, start, WalFormat.HEADER_CRC_OFFSET);
+        out.writeInt(start + WalFormat.HEADER_CRC_OFFSET, (int) crc.getValue());
         return (int) (out.writePosition() - start);
     }
 
-    private static ByteBuffer slice(ByteBuffer buffer, long offset, long length) {
-        return buffer.slice((int) offset, (int) length);
+    /**
+     * Adds {@code length} bytes of {@code buffer} from {@code offset} to {@code crc} by moving the
+     * buffer's window there and back (chronicle-bytes addresses it directly and ignores the
+     * window), where a slice would be one more object per checksum of every append.
+     */
+    private static void update(CRC32C crc, ByteBuffer buffer, long offset, long length) {
+        int position = buffer.position();
+        int limit = buffer.limit();
+        buffer.limit((int) (offset + length)).position((int) offset);
+        crc.update(buffer);
+        buffer.limit(limit).position(position);
     }
 
     private static void encodeOp(WalOp op, Bytes<ByteBuffer> out) {
