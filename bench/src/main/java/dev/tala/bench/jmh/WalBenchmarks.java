@@ -19,7 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
@@ -57,6 +62,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       comparison (the same record layout encoded into a ByteBuffer, FileChannel.write).</li>
  *   <li>{@code sync1}, {@code sync4}, {@code sync16}: SYNC writes from 1, 4 and 16 threads (group
  *       commit); throughput is ops/s across threads.</li>
+ *   <li>{@code syncVirtual}: SYNC writes from 1 or 16 virtual threads, as a service that runs
+ *       each request on its own virtual thread would make them.</li>
  *   <li>{@code forceLatency}: a 4 KiB write and fdatasync, the disk's own floor.</li>
  * </ul>
  */
@@ -357,6 +364,48 @@ public class WalBenchmarks {
     @OutputTimeUnit(TimeUnit.SECONDS)
     public long sync16(Records r, SyncLog log) {
         return syncWrite(r, log);
+    }
+
+    /** Writes per {@link #syncVirtual} invocation, shared out evenly among its writers. */
+    static final int VIRTUAL_WRITES = 2048;
+
+    /** How many virtual threads {@link #syncVirtual} writes from. */
+    @State(Scope.Benchmark)
+    public static class VirtualWriters {
+        @Param({"1", "16"})
+        int count;
+    }
+
+    /**
+     * Each invocation starts {@code count} virtual threads that make {@link #VIRTUAL_WRITES}
+     * SYNC writes between them and waits for them all. JMH cannot run the benchmark threads
+     * themselves as virtual threads here: with {@code -Djmh.executor=VIRTUAL} the workers spin
+     * while one of them runs the iteration's tear-down (the log rotation), and on two cores two
+     * spinning workers hold both carriers, so the rotating one never resumes. An invocation
+     * spends tens of milliseconds in forces, so starting its threads adds little; the last
+     * writers to finish share their forces with fewer others, so the figure is slightly low.
+     */
+    @Benchmark
+    @Threads(1)
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @OperationsPerInvocation(VIRTUAL_WRITES)
+    public void syncVirtual(Records r, SyncLog log, VirtualWriters writers)
+            throws InterruptedException, ExecutionException {
+        int each = VIRTUAL_WRITES / writers.count;
+        List<Future<?>> done = new ArrayList<>(writers.count);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int w = 0; w < writers.count; w++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        syncWrite(r, log);
+                    }
+                }));
+            }
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
     }
 
     /** One 4 KiB write and fdatasync of a small file, over and over: the force latency of this disk. */

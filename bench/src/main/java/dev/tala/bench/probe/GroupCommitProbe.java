@@ -2,7 +2,9 @@ package dev.tala.bench.probe;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.tala.bench.compare.BenchData;
+import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.FileTrees;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -13,6 +15,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,11 +25,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * (after one of warm-up) and the log's own counters say how many records each force served,
  * how long a force took, and how long the disk waited between forces, which is what hand-offs
  * between the writers cost, and how many cores the process kept busy. The force latency drifts
- * too much from run to run here for rates alone to compare two ways of handing off.
+ * too much from run to run here for rates alone to compare two ways of handing off. The
+ * forces are also timed one by one through the file layer, and their percentiles printed: the
+ * mean hides how widely a disk's forces vary.
  * With {@code reuse}, the log writes into a reused (zero-filled) file, as with
- * {@code Options.walRecycleFiles}.
+ * {@code Options.walRecycleFiles}; with {@code virtual}, the writers are virtual threads; with
+ * {@code batch=N}, each writer appends N records and then waits once, for the last of them.
+ * One writer with {@code batch=16} makes groups of 16 with no hand-off at all: the ceiling
+ * for 16 writers that group perfectly.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
- * dev.tala.bench.probe.GroupCommitProbe 16 [reuse]}.
+ * dev.tala.bench.probe.GroupCommitProbe 16 [reuse] [virtual] [batch=N]}.
  */
 public final class GroupCommitProbe {
     /** 240 MB of records: more than 16 SYNC writers log in the five seconds of a run. */
@@ -37,10 +45,15 @@ public final class GroupCommitProbe {
 
     public static void main(String[] args) throws Exception {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
-        boolean reuse = args.length > 1 && args[1].equals("reuse");
+        List<String> flags = args.length > 1 ? List.of(args).subList(1, args.length) : List.of();
+        boolean reuse = flags.contains("reuse");
+        boolean virtual = flags.contains("virtual");
+        int batch = flags.stream().filter(f -> f.startsWith("batch=")).mapToInt(f -> Integer.parseInt(f.substring(6)))
+                .findFirst().orElse(1);
         List<Intent> intents = BenchData.generate(1024, 7).intents();
         Path dir = Files.createTempDirectory("group-commit");
-        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, dir, 1, 0, Durability.sync(),
+        ForceTimings timings = new ForceTimings(LocalFileLayer.INSTANCE);
+        try (WriteAheadLog wal = WriteAheadLog.create(timings, dir, 1, 0, Durability.sync(),
                 reuse ? 1 : 0)) {
             if (reuse) {
                 writeReusedFile(wal, dir, intents);
@@ -50,11 +63,14 @@ public final class GroupCommitProbe {
             List<Thread> writers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int first = t;
-                Thread w = new Thread(() -> {
-                    for (int i = first; !stop.get(); i++) {
-                        long s = wal.append(List.of(new WalOp.Put(intents.get(i & 1023))));
+                Thread w = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).unstarted(() -> {
+                    for (int i = first; !stop.get(); i += batch) {
+                        long s = 0;
+                        for (int j = 0; j < batch; j++) {
+                            s = wal.append(List.of(new WalOp.Put(intents.get((i + j) & 1023))));
+                        }
                         wal.awaitDurable(s);
-                        acknowledged.incrementAndGet();
+                        acknowledged.addAndGet(batch);
                     }
                 });
                 w.start();
@@ -66,7 +82,9 @@ public final class GroupCommitProbe {
             OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
+            timings.recording = true;
             Thread.sleep(4000);
+            timings.recording = false;
             long cpu1 = os.getProcessCpuTime();
             long n1 = acknowledged.get();
             WriteAheadLog.Stats s1 = wal.stats();
@@ -77,14 +95,53 @@ public final class GroupCommitProbe {
             }
             long forces = s1.forces() - s0.forces();
             double forceMicros = (s1.forceNanos() - s0.forceNanos()) / 1e3;
-            System.out.printf("%d threads%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s,"
+            System.out.printf("%d %sthreads%s%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s,"
                             + " force %.0f µs, between forces %.0f µs, disk busy forcing %.0f%%, %.2f cores busy%n",
-                    threads, reuse ? " (reused file)" : "", (n1 - n0) / seconds,
+                    threads, virtual ? "virtual " : "", reuse ? " (reused file)" : "",
+                    batch > 1 ? ", " + batch + " records per wait" : "", (n1 - n0) / seconds,
                     (double) (s1.records() - s0.records()) / forces, forces / seconds, forceMicros / forces,
                     (seconds * 1e6 - forceMicros) / forces, forceMicros / (seconds * 1e4),
                     (cpu1 - cpu0) / 1e9 / seconds);
+            System.out.println("  " + timings.percentiles());
         } finally {
             FileTrees.delete(dir);
+        }
+    }
+
+    /** Keeps the duration of each force made while {@link #recording} is set. */
+    private static final class ForceTimings extends ForwardingFileLayer {
+        /** Room for more forces than a disk makes in four seconds. */
+        private final long[] durations = new long[1 << 20];
+        private int count;
+        volatile boolean recording;
+
+        ForceTimings(FileLayer inner) {
+            super(inner);
+        }
+
+        @Override
+        protected void afterForce(Path file, long nanos) {
+            record(nanos);
+        }
+
+        private synchronized void record(long forceNanos) {
+            if (recording && count < durations.length) {
+                durations[count++] = forceNanos;
+            }
+        }
+
+        synchronized String percentiles() {
+            long[] sorted = Arrays.copyOf(durations, count);
+            Arrays.sort(sorted);
+            if (sorted.length == 0) {
+                return "no forces timed";
+            }
+            return String.format("forces timed: %,d; p10 %d µs, p50 %d µs, p90 %d µs, p99 %d µs", sorted.length,
+                    at(sorted, 0.10), at(sorted, 0.50), at(sorted, 0.90), at(sorted, 0.99));
+        }
+
+        private static long at(long[] sorted, double quantile) {
+            return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1000;
         }
     }
 

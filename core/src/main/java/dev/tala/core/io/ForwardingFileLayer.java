@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * A file layer that forwards everything to another one. Subclasses override the hooks to
- * throttle writes (compaction's rate limiter) or, in tests, to slow down, count or fail
- * particular operations.
+ * throttle writes (compaction's rate limiter), to time forces (GroupCommitProbe) or, in tests,
+ * to slow down, count or fail particular operations.
  */
 public class ForwardingFileLayer implements FileLayer {
     protected final FileLayer inner;
@@ -19,6 +19,10 @@ public class ForwardingFileLayer implements FileLayer {
 
     /** Runs before every force of a writable file. */
     protected void beforeForce(Path file) throws IOException {
+    }
+
+    /** Runs after every force that returned normally, with how long the inner force took. */
+    protected void afterForce(Path file, long nanos) throws IOException {
     }
 
     /** Runs before every append or positional write, with the number of bytes. */
@@ -57,7 +61,9 @@ public class ForwardingFileLayer implements FileLayer {
             @Override
             public void force() throws IOException {
                 beforeForce(f.path());
+                long start = System.nanoTime();
                 f.force();
+                afterForce(f.path(), System.nanoTime() - start);
             }
 
             @Override
