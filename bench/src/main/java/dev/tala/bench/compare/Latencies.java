@@ -3,16 +3,16 @@ package dev.tala.bench.compare;
 import java.util.Arrays;
 
 /** Per-operation latencies of one timed phase, for throughput and percentiles. */
-final class Latencies {
+public final class Latencies {
     private final long[] nanos;
     private int count;
     private long wallNanos;
 
-    Latencies(int capacity) {
+    public Latencies(int capacity) {
         this.nanos = new long[capacity];
     }
 
-    synchronized void record(long n) {
+    public synchronized void record(long n) {
         if (count < nanos.length) {
             nanos[count++] = n;
         }
@@ -22,7 +22,7 @@ final class Latencies {
         this.wallNanos = n;
     }
 
-    int count() {
+    public int count() {
         return count;
     }
 
@@ -30,7 +30,7 @@ final class Latencies {
         return count / (wallNanos / 1e9);
     }
 
-    double percentileMicros(double p) {
+    public double percentileMicros(double p) {
         long[] sorted = Arrays.copyOf(nanos, count);
         Arrays.sort(sorted);
         if (sorted.length == 0) {

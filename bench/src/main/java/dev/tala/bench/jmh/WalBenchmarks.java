@@ -1,6 +1,7 @@
 package dev.tala.bench.jmh;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.bench.compare.WalFill;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
@@ -169,15 +170,13 @@ public class WalBenchmarks {
          * 1.72 KB each, where 100,000 writes/s for the two seconds of an iteration log 344 MB.
          */
         static final int REUSED_FILE_RECORDS = 256 * 1024;
-        /** Records handed to the file at a time while it is filled, to keep the log's buffer small. */
-        static final int FILL_CHUNK_RECORDS = 16 * 1024;
 
         /**
          * {@code true}: each iteration's records overwrite a reused, zero-filled file that is
          * longer than they are. Two such files take turns: one is written while the other is
          * zero-filled between iterations. (Files sized by earlier iterations' writes, as at first,
          * were outgrown whenever an iteration ran faster than the one that sized its file, and
-         * the rest of its forces grew the file, which costs about twice as much.)
+         * the rest of its forces grew the file, which costs 1.5–2x as much.)
          */
         @Param({"false", "true"})
         boolean reuse;
@@ -193,17 +192,8 @@ public class WalBenchmarks {
             if (reuse) {
                 List<Intent> intents = BenchData.generate(RECORDS, 7).intents();
                 for (int f = 0; f < 2; f++) {
-                    fillCurrentFile(intents);
+                    WalFill.fill(wal, intents, REUSED_FILE_RECORDS);
                     rotateAndRetire();
-                }
-            }
-        }
-
-        private void fillCurrentFile(List<Intent> intents) {
-            for (int i = 0; i < REUSED_FILE_RECORDS; i++) {
-                wal.append(List.of(new WalOp.Put(intents.get(i & (RECORDS - 1)))));
-                if (i % FILL_CHUNK_RECORDS == FILL_CHUNK_RECORDS - 1) {
-                    wal.sync();
                 }
             }
         }

@@ -2,6 +2,8 @@ package dev.tala.bench.probe;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.tala.bench.compare.BenchData;
+import dev.tala.bench.compare.Latencies;
+import dev.tala.bench.compare.WalFill;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.ForwardingFileLayer;
@@ -15,7 +17,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,8 +45,6 @@ public final class GroupCommitProbe {
      * overwriting.
      */
     private static final int REUSED_FILE_RECORDS = 600_000;
-    /** Records handed to the file at a time while it is filled, to keep the log's buffer small. */
-    private static final int FILL_CHUNK_RECORDS = 16_384;
 
     private GroupCommitProbe() {
     }
@@ -125,8 +124,7 @@ public final class GroupCommitProbe {
     /** Keeps the duration of each force made while {@link #recording} is set. */
     private static final class ForceTimings extends ForwardingFileLayer {
         /** Room for more forces than a disk makes in four seconds. */
-        private final long[] durations = new long[1 << 20];
-        private int count;
+        final Latencies forces = new Latencies(1 << 20);
         volatile boolean recording;
 
         ForceTimings(FileLayer inner) {
@@ -135,27 +133,18 @@ public final class GroupCommitProbe {
 
         @Override
         protected void afterForce(Path file, long nanos) {
-            record(nanos);
-        }
-
-        private synchronized void record(long forceNanos) {
-            if (recording && count < durations.length) {
-                durations[count++] = forceNanos;
+            if (recording) {
+                forces.record(nanos);
             }
         }
 
-        synchronized String percentiles() {
-            long[] sorted = Arrays.copyOf(durations, count);
-            Arrays.sort(sorted);
-            if (sorted.length == 0) {
+        String percentiles() {
+            if (forces.count() == 0) {
                 return "no forces timed";
             }
-            return String.format("forces timed: %,d; p10 %d µs, p50 %d µs, p90 %d µs, p99 %d µs", sorted.length,
-                    at(sorted, 0.10), at(sorted, 0.50), at(sorted, 0.90), at(sorted, 0.99));
-        }
-
-        private static long at(long[] sorted, double quantile) {
-            return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1000;
+            return String.format("forces timed: %,d; p10 %.0f µs, p50 %.0f µs, p90 %.0f µs, p99 %.0f µs",
+                    forces.count(), forces.percentileMicros(0.10), forces.percentileMicros(0.50),
+                    forces.percentileMicros(0.90), forces.percentileMicros(0.99));
         }
     }
 
@@ -164,12 +153,7 @@ public final class GroupCommitProbe {
      * 1 GB, retires it, waits until it is zero-filled and takes it.
      */
     private static void writeReusedFile(WriteAheadLog wal, Path dir, List<Intent> intents) throws Exception {
-        for (int i = 0; i < REUSED_FILE_RECORDS; i++) {
-            wal.append(List.of(new WalOp.Put(intents.get(i & 1023))));
-            if (i % FILL_CHUNK_RECORDS == FILL_CHUNK_RECORDS - 1) {
-                wal.sync();
-            }
-        }
+        WalFill.fill(wal, intents, REUSED_FILE_RECORDS);
         long filled = wal.rotate(2);
         wal.retire(dir.resolve(DatabaseLayout.walFileName(filled)));
         while (wal.stats().freeFiles() == 0) {
