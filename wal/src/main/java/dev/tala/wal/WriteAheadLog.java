@@ -47,20 +47,23 @@ public final class WriteAheadLog implements Closeable {
     private static final long MAX_LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /**
      * How long a waiting writer yields before it parks: up to this many of the last force's
-     * durations, and never longer than {@link #MAX_YIELD_NANOS} (see {@link Waiter#awaitRelease}).
-     * The cap is RocksDB's default write_thread_max_yield_usec; in {@code tala bench} budgets of
-     * 300 µs and 1 ms slowed 16 SYNC writers by a third or more, the yielders taking the two
-     * cores from the writers holding locks and from flushes.
+     * durations, and never longer than {@link #MAX_YIELD_NANOS} (see {@link #yieldBudget}).
+     * Two forces cover the wait of a writer that arrives while the leader gathers its group:
+     * the rest of the gathering, then the force. The cap bounds the processor time a wait can
+     * burn; past it, on a disk whose forces take longer than 250 µs, a parked writer's wake-up
+     * (about 10 µs) is small beside the force it waited for. RocksDB's default cap,
+     * 100 µs, parked 95% of 16 writers here before the force they waited for ended, and their
+     * wake-ups doubled the time between forces (see docs/PERFORMANCE.md, stop 23).
      */
     private static final long YIELD_FORCES = 2;
-    private static final long MAX_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long MAX_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** The cap for a virtual thread (see {@link #yieldBudget}). */
+    private static final long MAX_VIRTUAL_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final FileLayer fs;
     private final Path walDir;
     private final Durability durability;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when enough writers have appended for a lingering leader (see {@link #lingerForCompany}). */
-    private final Condition appended = lock.newCondition();
     /** Threads waiting for the active leader's turn to end; released all at once when it does. */
     private final List<Waiter> waiters = new ArrayList<>();
     private final ScheduledExecutorService batchSync;
@@ -75,11 +78,16 @@ public final class WriteAheadLog implements Closeable {
     private volatile long writtenSequence;
     private volatile long forcedSequence;
     private boolean leaderActive;
-    /** While a leader lingers: how many records in the filling buffer it waits for, else 0. */
-    private int lingerTarget;
-    /** Records in the filling buffer, and in the last group that was forced. */
-    private int fillingRecords;
-    private int lastForcedGroup;
+    /**
+     * Records in the filling buffer: written under the lock, read without it by a lingering
+     * leader (see {@link #lingerForCompany}).
+     */
+    private volatile int fillingRecords;
+    /**
+     * The writers of the last forced group's cycle: the records it forced plus those appended
+     * while it was forced. Each comes back for the next group if it keeps writing.
+     */
+    private int lastCycleWriters;
     private volatile long lastForceNanos;
     private Throwable failure;
     private boolean closed;
@@ -177,9 +185,6 @@ public final class WriteAheadLog implements Closeable {
             lastSequence = first + ops.size() - 1;
             records++;
             fillingRecords++;
-            if (lingerTarget > 0 && fillingRecords >= lingerTarget) {
-                appended.signal();
-            }
             bytesLogged += bytes;
             return first;
         } finally {
@@ -235,7 +240,7 @@ public final class WriteAheadLog implements Closeable {
                 lock.unlock();
             }
             if (waiter != null) {
-                waiter.awaitRelease(Math.min(MAX_YIELD_NANOS, YIELD_FORCES * lastForceNanos));
+                waiter.awaitRelease(yieldBudget());
                 continue;
             }
             Throwable error = runIo(() -> {
@@ -249,6 +254,21 @@ public final class WriteAheadLog implements Closeable {
         }
     }
 
+    /**
+     * How long the calling writer yields while it waits for a leader (see
+     * {@link Waiter#awaitRelease}). A virtual thread yields for at most 100 µs: its park and
+     * unpark are a queue operation in the JVM's scheduler rather than a system call, and the
+     * longer a virtual thread yields, the longer the writers just released wait behind it for
+     * one of the carriers. With 16 virtual writers on a reused file, caps of 250 and 500 µs
+     * split the groups (13.7–14.1 records per force against 15.8 with 100 µs). Parking at once
+     * did best on a reused file, but on a growing one groups of 15 alternated with groups of 1,
+     * for reasons not found (23,463–25,695 writes/s against 48,837–49,444 with 100 µs).
+     */
+    private long yieldBudget() {
+        long cap = Thread.currentThread().isVirtual() ? MAX_VIRTUAL_YIELD_NANOS : MAX_YIELD_NANOS;
+        return Math.min(cap, YIELD_FORCES * lastForceNanos);
+    }
+
     private boolean covered(long sequence, boolean force) {
         return (force ? forcedSequence : writtenSequence) >= sequence;
     }
@@ -259,11 +279,12 @@ public final class WriteAheadLog implements Closeable {
         private volatile boolean released;
 
         /**
-         * Yields the processor for up to {@code yieldNanos}, then parks. A parked thread costs
-         * the releasing leader a wake-up each (12 µs apiece here, serially, for 15 waiters),
-         * and the writer notices its release only after the scheduler wakes it; a yielding one
-         * sees the release on its next turn. RocksDB's write thread yields the same way before
-         * it blocks. The budget follows the force, which is what the writer waits for.
+         * Yields the processor for up to {@code yieldNanos}, then parks. A parked platform
+         * thread costs the releasing leader a wake-up each (12 µs apiece here, serially, for 15
+         * waiters), and the writer notices its release only after the scheduler wakes it; a
+         * yielding one sees the release on its next turn. RocksDB's write thread yields the
+         * same way before it blocks. The budget follows the force, which is what the writer
+         * waits for.
          */
         void awaitRelease(long yieldNanos) {
             long deadline = System.nanoTime() + yieldNanos;
@@ -347,33 +368,36 @@ public final class WriteAheadLog implements Closeable {
     }
 
     /**
-     * Called by a new leader, with the lock held, before it forces: when the last force served
-     * a group of writers and fewer have appended since, waits a little for the rest to come
+     * Called by a new leader, with the lock held, before it forces: when the last force's cycle
+     * had several writers and fewer have appended since, waits a little for the rest to come
      * back, so that one force keeps serving the whole group. Without this, on a machine with
      * fewer cores than writers, the leader forces as soon as it wakes, before the writers its
      * predecessor released have appended again, and groups shrink to one or two records.
      * (PostgreSQL's commit_delay and commit_siblings do the same.) The wait is bounded by half
      * the last force's duration, and a lone writer never waits.
+     *
+     * <p>The writers of a cycle are those the force covered plus those that appended while it
+     * ran. Counting only the first kept a group that had once split in two (a writer late for
+     * one force) split for good, the leader waiting for just its half (16 virtual writers
+     * parking at once, growing file: 11.7–12.6 records per force, 13.3–13.5 counting both).
+     *
+     * <p>The leader lets go of the lock and yields while it waits, watching the count of
+     * appended records, rather than sleeping on a condition the last appender signals: with 16
+     * writers on two cores, the signal's wake-up was a fifth of the time between forces.
      */
     private void lingerForCompany() {
-        int want = lastForcedGroup;
+        int want = lastCycleWriters;
         if (want <= 1 || fillingRecords >= want) {
             return;
         }
         long deadline = System.nanoTime() + Math.min(MAX_LINGER_NANOS, lastForceNanos / 2);
-        lingerTarget = want;
+        lock.unlock();
         try {
-            while (fillingRecords < want && !closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                appended.awaitNanos(left);
+            while (fillingRecords < want && System.nanoTime() - deadline < 0) {
+                Thread.yield();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
-            lingerTarget = 0;
+            lock.lock();
         }
     }
 
@@ -406,7 +430,7 @@ public final class WriteAheadLog implements Closeable {
                     forcedSequence = turn.through;
                     forces++;
                     forceNanos += lastForceNanos;
-                    lastForcedGroup = turn.records;
+                    lastCycleWriters = turn.records + fillingRecords;
                 }
             } else {
                 fail(error);

@@ -16,10 +16,7 @@ import dev.tala.wal.WriteAheadLog;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How well group commit groups: N threads write 1.6 KB records in SYNC mode for four seconds
@@ -67,26 +64,17 @@ public final class GroupCommitProbe {
                 writeReusedFile(wal, dir, intents);
                 reusedBytes = Files.size(reusedFile);
             }
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong acknowledged = new AtomicLong();
-            List<Thread> writers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int first = t;
-                Thread w = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).unstarted(() -> {
-                    for (int i = first; !stop.get(); i += batch) {
-                        long s = 0;
-                        for (int j = 0; j < batch; j++) {
-                            s = wal.append(List.of(new WalOp.Put(intents.get((i + j) & 1023))));
-                        }
-                        wal.awaitDurable(s);
-                        acknowledged.addAndGet(batch);
-                    }
-                });
-                w.start();
-                writers.add(w);
-            }
+            ProbeWriters writers = ProbeWriters.start(threads, virtual, writer -> round -> {
+                long first = writer + round * batch;
+                long s = 0;
+                for (int j = 0; j < batch; j++) {
+                    s = wal.append(List.of(new WalOp.Put(intents.get((int) ((first + j) & 1023)))));
+                }
+                wal.awaitDurable(s);
+                return batch;
+            });
             Thread.sleep(1000);
-            long n0 = acknowledged.get();
+            long n0 = writers.acknowledged();
             WriteAheadLog.Stats s0 = wal.stats();
             OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
@@ -95,13 +83,10 @@ public final class GroupCommitProbe {
             Thread.sleep(4000);
             timings.recording = false;
             long cpu1 = os.getProcessCpuTime();
-            long n1 = acknowledged.get();
+            long n1 = writers.acknowledged();
             WriteAheadLog.Stats s1 = wal.stats();
             double seconds = (System.nanoTime() - t0) / 1e9;
-            stop.set(true);
-            for (Thread w : writers) {
-                w.join();
-            }
+            writers.stop();
             long forces = s1.forces() - s0.forces();
             double forceMicros = (s1.forceNanos() - s0.forceNanos()) / 1e3;
             System.out.printf("%d %sthreads%s%s: %,.0f acknowledged writes/s, %.1f records per force, %,.0f forces/s,"

@@ -4,11 +4,7 @@ import dev.tala.core.io.FileTrees;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.Statistics;
@@ -42,41 +38,25 @@ public final class RocksGroupCommitProbe {
                      .setStatistics(stats);
              WriteOptions sync = new WriteOptions().setSync(true);
              RocksDB db = RocksDB.open(options, dir.toString())) {
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong acknowledged = new AtomicLong();
-            List<Thread> writers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int writer = t;
-                Thread w = new Thread(() -> {
-                    SplittableRandom random = new SplittableRandom(writer);
-                    byte[] value = new byte[VALUE_BYTES];
-                    random.nextBytes(value);
-                    ByteBuffer key = ByteBuffer.allocate(16);
-                    try {
-                        for (long i = 0; !stop.get(); i++) {
-                            key.putLong(0, i).putLong(8, writer);
-                            db.put(sync, key.array(), value);
-                            acknowledged.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                w.start();
-                writers.add(w);
-            }
+            ProbeWriters writers = ProbeWriters.start(threads, false, writer -> {
+                byte[] value = new byte[VALUE_BYTES];
+                new SplittableRandom(writer).nextBytes(value);
+                ByteBuffer key = ByteBuffer.allocate(16);
+                return round -> {
+                    key.putLong(0, round).putLong(8, writer);
+                    db.put(sync, key.array(), value);
+                    return 1;
+                };
+            });
             Thread.sleep(1000);
-            long n0 = acknowledged.get();
+            long n0 = writers.acknowledged();
             long syncs0 = stats.getTickerCount(TickerType.WAL_FILE_SYNCED);
             long t0 = System.nanoTime();
             Thread.sleep(4000);
-            long n1 = acknowledged.get();
+            long n1 = writers.acknowledged();
             long syncs1 = stats.getTickerCount(TickerType.WAL_FILE_SYNCED);
             double seconds = (System.nanoTime() - t0) / 1e9;
-            stop.set(true);
-            for (Thread w : writers) {
-                w.join();
-            }
+            writers.stop();
             long syncs = syncs1 - syncs0;
             System.out.printf("RocksDB %s, %d threads: %,.0f acknowledged writes/s, %.1f writes per WAL sync,"
                             + " %,.0f syncs/s%n", RocksDB.rocksdbVersion(), threads, (n1 - n0) / seconds,
