@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import net.openhft.chronicle.bytes.Bytes;
@@ -31,9 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each waiting writer waits on its own {@link Waiter}, which the ending leader releases
  * directly; a released writer whose record is covered returns without taking the lock. Waking
- * through a {@link Condition} instead made every woken writer re-acquire the lock in turn, a
- * chain of thread hand-offs that on a small virtual machine (35–46 µs per hand-off here, see HandoffProbe)
- * cost more than the force itself.
+ * through a {@link java.util.concurrent.locks.Condition} instead made every woken writer
+ * re-acquire the lock in turn, a chain of thread hand-offs that on a small virtual machine
+ * (35–46 µs per hand-off here, see HandoffProbe) cost more than the force itself.
  *
  * <p>Any I/O error is final: the log remembers it and refuses every later append and wait with
  * {@link DatabaseFailedException}. A failed force is never retried, because after one the OS may
@@ -43,11 +42,12 @@ public final class WriteAheadLog implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
     private static final int INITIAL_BUFFER_BYTES = 256 * 1024;
     private static final int RETAINED_BUFFER_BYTES = 8 * 1024 * 1024;
-    /** The longest a leader lingers for the writers of the last group (see {@link #lingerForCompany}). */
+    /** The longest a leader lingers for the writers of the last cycle (see {@link #lingerForCompany}). */
     private static final long MAX_LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /**
      * How long a waiting writer yields before it parks: up to this many of the last force's
-     * durations, and never longer than {@link #MAX_YIELD_NANOS} (see {@link #yieldBudget}).
+     * durations, and never longer than {@link #MAX_YIELD_NANOS} ({@link #MAX_VIRTUAL_YIELD_NANOS}
+     * for a virtual thread; see {@link #yieldBudget}).
      * Two forces cover the wait of a writer that arrives while the leader gathers its group:
      * the rest of the gathering, then the force. The cap bounds the processor time a wait can
      * burn; past it, on a disk whose forces take longer than 250 µs, a parked writer's wake-up
@@ -84,10 +84,11 @@ public final class WriteAheadLog implements Closeable {
      */
     private volatile int fillingRecords;
     /**
-     * The writers of the last forced group's cycle: the records it forced plus those appended
-     * while it was forced. Each comes back for the next group if it keeps writing.
+     * The records of the last forced group's cycle: those it forced plus those appended while
+     * it was forced. With one record per writer and wait, as in SYNC mode, these are the
+     * writers that come back for the next group if they keep writing.
      */
-    private int lastCycleWriters;
+    private int lastCycleRecords;
     private volatile long lastForceNanos;
     private Throwable failure;
     private boolean closed;
@@ -369,24 +370,27 @@ public final class WriteAheadLog implements Closeable {
 
     /**
      * Called by a new leader, with the lock held, before it forces: when the last force's cycle
-     * had several writers and fewer have appended since, waits a little for the rest to come
-     * back, so that one force keeps serving the whole group. Without this, on a machine with
+     * had several records and fewer have been appended since, waits a little for their writers
+     * to come back, so that one force keeps serving the whole group. Without this, on a machine with
      * fewer cores than writers, the leader forces as soon as it wakes, before the writers its
      * predecessor released have appended again, and groups shrink to one or two records.
      * (PostgreSQL's commit_delay and commit_siblings do the same.) The wait is bounded by half
      * the last force's duration, and a lone writer never waits.
      *
-     * <p>The writers of a cycle are those the force covered plus those that appended while it
-     * ran. Counting only the first kept a group that had once split in two (a writer late for
+     * <p>The records of a cycle are those the force covered plus those appended while it ran.
+     * Counting only the first kept a group that had once split in two (a writer late for
      * one force) split for good, the leader waiting for just its half (16 virtual writers
      * parking at once, growing file: 11.7–12.6 records per force, 13.3–13.5 counting both).
      *
      * <p>The leader lets go of the lock and yields while it waits, watching the count of
      * appended records, rather than sleeping on a condition the last appender signals: with 16
-     * writers on two cores, the signal's wake-up was a fifth of the time between forces.
+     * writers on two cores, the signal's wake-up was a fifth of the time between forces. It
+     * stays the leader meanwhile ({@code leaderActive}), so {@link #close}, {@link #rotate} and
+     * {@link #sync} wait for its turn to end, and the file, the failure and the closed flag
+     * cannot change under it. An interrupt does not cut the wait short; the deadline bounds it.
      */
     private void lingerForCompany() {
-        int want = lastCycleWriters;
+        int want = lastCycleRecords;
         if (want <= 1 || fillingRecords >= want) {
             return;
         }
@@ -430,7 +434,7 @@ public final class WriteAheadLog implements Closeable {
                     forcedSequence = turn.through;
                     forces++;
                     forceNanos += lastForceNanos;
-                    lastCycleWriters = turn.records + fillingRecords;
+                    lastCycleRecords = turn.records + fillingRecords;
                 }
             } else {
                 fail(error);

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -55,16 +57,59 @@ class WriteAheadLogTest {
             runThreads(threads, virtual, t -> {
                 RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
                 for (int i = 0; i < perThread; i++) {
-                    List<WalOp> ops = WalTestSupport.randomOps(gen);
-                    long first = wal.append(ops);
-                    wal.awaitDurable(first + ops.size() - 1);
-                    acknowledged.add(new WalRecord(first, ops));
+                    logAndAcknowledge(wal, gen, acknowledged);
                 }
             });
         }
+        assertReplayedOnceInOrder(walDir, acknowledged);
+    }
+
+    /**
+     * SYNC writers while one of them rotates the log now and then and another forces it with
+     * {@code sync()}, on a disk whose force takes a millisecond, so that leaders gather groups.
+     * A gathering leader lets go of the lock while it waits; rotation and sync must wait for
+     * its turn to end all the same, or records would go to a file the turn no longer owns.
+     * Every acknowledged record is replayed exactly once, in order, across the files.
+     */
+    @Property(tries = 10)
+    void rotationsAndSyncsBesideGatheringLeadersLoseNothing(
+            @ForAll @IntRange(min = 4, max = 12) int threads,
+            @ForAll @IntRange(min = 5, max = 30) int perThread,
+            @ForAll boolean virtual) throws Exception {
+        Path walDir = Files.createTempDirectory("wal-rotating").resolve("wal");
+        FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 1);
+        ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
+        AtomicLong nextFile = new AtomicLong(2);
+        try (WriteAheadLog wal = WriteAheadLog.create(slow, walDir, 1, 0, Durability.sync())) {
+            runThreads(threads, virtual, t -> {
+                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                for (int i = 0; i < perThread; i++) {
+                    logAndAcknowledge(wal, gen, acknowledged);
+                    if (t == 0 && i % 4 == 3) {
+                        wal.rotate(nextFile.getAndIncrement());
+                    } else if (t == 1 && i % 3 == 2) {
+                        wal.sync();
+                    }
+                }
+            });
+            assertTrue(wal.currentFileNumber() > 1, "the log rotated");
+        }
+        assertReplayedOnceInOrder(walDir, acknowledged);
+    }
+
+    /** Logs a random record, waits until it may be acknowledged, and adds it to {@code acknowledged}. */
+    private static void logAndAcknowledge(WriteAheadLog wal, RandomIntents gen, Collection<WalRecord> acknowledged) {
+        List<WalOp> ops = WalTestSupport.randomOps(gen);
+        long first = wal.append(ops);
+        wal.awaitDurable(first + ops.size() - 1);
+        acknowledged.add(new WalRecord(first, ops));
+    }
+
+    /** Replays {@code walDir}: exactly the acknowledged records, in sequence order, with no gaps. */
+    private static void assertReplayedOnceInOrder(Path walDir, Collection<WalRecord> acknowledged) throws IOException {
         List<WalRecord> expected = new ArrayList<>(acknowledged);
         expected.sort((a, b) -> Long.compare(a.firstSequence(), b.firstSequence()));
-        List<WalRecord> replayed = replayAll(fs, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY);
+        List<WalRecord> replayed = replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY);
         WalTestSupport.assertSameRecords(expected, replayed);
         long next = 1;
         for (WalRecord r : replayed) {

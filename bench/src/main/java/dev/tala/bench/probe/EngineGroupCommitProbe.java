@@ -16,7 +16,8 @@ import java.util.List;
  * with SYNC durability for four seconds, after two of warm-up, and the database's own counters
  * say how many puts each WAL force served, how long a force took and how long the disk waited
  * between two forces. Memtables fill, switch and flush meanwhile, as they would in a service,
- * and the WAL files are new and growing (the default). {@link SyncUnderCompactionProbe} times
+ * and the WAL files are new and growing (the default). The writers cycle through 4,096 intents,
+ * so after the first few thousand puts each one replaces a live intent. {@link SyncUnderCompactionProbe} times
  * a short burst right after an open instead, with the JIT still compiling the put path.
  * With {@code virtual}, the writers are virtual threads.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)

@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
  * The writers of the group-commit probes: N threads, platform or virtual, each repeating its
- * own step until stopped, and one count of the writes they had acknowledged.
+ * own step until stopped, and one count of the writes they had acknowledged. A writer that
+ * fails stops; {@link #stop} then throws its failure, so that a probe never prints a rate that
+ * a dead writer made wrong.
  */
 final class ProbeWriters {
     /** One round of a writer's work; returns how many writes it acknowledged. */
@@ -19,6 +22,7 @@ final class ProbeWriters {
 
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
 
     private ProbeWriters() {
@@ -35,7 +39,7 @@ final class ProbeWriters {
                         writers.acknowledged.addAndGet(step.run(round));
                     }
                 } catch (Exception e) {
-                    throw new IllegalStateException("a probe writer failed", e);
+                    writers.failure.compareAndSet(null, e);
                 }
             });
             thread.start();
@@ -49,11 +53,18 @@ final class ProbeWriters {
         return acknowledged.get();
     }
 
-    /** Stops every writer after its current round and waits for it to end. */
+    /**
+     * Stops every writer after its current round and waits for it to end.
+     *
+     * @throws IllegalStateException if a writer failed, with the first failure as its cause
+     */
     void stop() throws InterruptedException {
         stop.set(true);
         for (Thread thread : threads) {
             thread.join();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a probe writer failed", failure.get());
         }
     }
 }
