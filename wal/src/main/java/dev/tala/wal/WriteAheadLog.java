@@ -371,9 +371,9 @@ public final class WriteAheadLog implements Closeable {
     /**
      * Called by a new leader, with the lock held, before it forces: when the last force's cycle
      * had several records and fewer have been appended since, waits a little for their writers
-     * to come back, so that one force keeps serving the whole group. Without this, on a machine with
-     * fewer cores than writers, the leader forces as soon as it wakes, before the writers its
-     * predecessor released have appended again, and groups shrink to one or two records.
+     * to come back, so that one force keeps serving the whole group. Without this, on a machine
+     * with fewer cores than writers, the leader forces as soon as it wakes, before the writers
+     * its predecessor released have appended again, and groups shrink to one or two records.
      * (PostgreSQL's commit_delay and commit_siblings do the same.) The wait is bounded by half
      * the last force's duration, and a lone writer never waits.
      *

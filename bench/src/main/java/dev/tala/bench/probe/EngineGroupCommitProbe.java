@@ -17,8 +17,8 @@ import java.util.List;
  * say how many puts each WAL force served, how long a force took and how long the disk waited
  * between two forces. Memtables fill, switch and flush meanwhile, as they would in a service,
  * and the WAL files are new and growing (the default). The writers cycle through 4,096 intents,
- * so after the first few thousand puts each one replaces a live intent. {@link SyncUnderCompactionProbe} times
- * a short burst right after an open instead, with the JIT still compiling the put path.
+ * so after the first 4,096 puts each one replaces a live intent. {@link SyncUnderCompactionProbe}
+ * times a short burst right after an open instead, with the JIT still compiling the put path.
  * With {@code virtual}, the writers are virtual threads.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
  * dev.tala.bench.probe.EngineGroupCommitProbe 16 [virtual]}.
