@@ -157,13 +157,22 @@ public final class WriteAheadLog implements Closeable {
                 recycler.adoptSpare(spare);
             }
             Path ready = recycler.take();
-            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber)
-                    : WalFile.reuse(fs, walDir, ready, fileNumber);
+            boolean preallocate = preallocates(durability);
+            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber, preallocate)
+                    : WalFile.reuse(fs, walDir, ready, fileNumber, preallocate);
             return new WriteAheadLog(fs, walDir, first, lastSequence, durability, recycler);
         } catch (IOException | RuntimeException e) {
             recycler.close();
             throw e;
         }
+    }
+
+    /**
+     * Whether this log's files preallocate their blocks (see {@link WalFile}): not when every
+     * write is forced, because the force then also converts the preallocated extent.
+     */
+    private static boolean preallocates(Durability durability) {
+        return durability.mode() != Durability.Mode.SYNC;
     }
 
     public Durability durability() {
@@ -352,8 +361,8 @@ public final class WriteAheadLog implements Closeable {
             writeOut(turn.batch, turn.file);
             timedForce(turn.file);
             turn.file.close();
-            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber)
-                    : WalFile.reuse(fs, walDir, free, newFileNumber);
+            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocates(durability))
+                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocates(durability));
         });
         endTurn(turn, error, true, next[0]);
         return turn.file.number();

@@ -1,5 +1,7 @@
 package dev.tala.bench.probe;
 
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.WritableFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -8,9 +10,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * What a write plus {@code fdatasync} costs on this disk when the write grows the file and when
- * it overwrites blocks the file already has, for one WAL record (1.6 KB) and for a group of 16.
- * Two rounds of 3,000 each. Run: {@code java -cp bench/target/classes
- * dev.tala.bench.probe.ForceCostProbe [directory]}.
+ * it overwrites blocks the file already has, for one WAL record (1.6 KB) and for a group of 16,
+ * and when it grows the file into blocks preallocated without changing its length
+ * ({@code WritableFile.preallocate}). Two rounds of 3,000 each. Run: {@code java @jvm.options
+ * -cp bench/target/classes:$(cat /tmp/benchcp.txt) dev.tala.bench.probe.ForceCostProbe [directory]}.
  */
 public final class ForceCostProbe {
     private static final int WRITES = 3000;
@@ -30,8 +33,13 @@ public final class ForceCostProbe {
                         long growing = microsPerForcedWrite(ch, record);
                         ch.position(0);
                         long inPlace = microsPerForcedWrite(ch, record);
-                        System.out.printf("round %d, %,d bytes: growing the file %d µs, in place %d µs%n",
-                                round, size, growing, inPlace);
+                        ch.truncate(0);
+                        try (WritableFile out = LocalFileLayer.INSTANCE.openForAppend(file)) {
+                            out.preallocate(0, (long) WRITES * size);
+                        }
+                        long preallocated = microsPerForcedWrite(ch, record);
+                        System.out.printf("round %d, %,d bytes: growing the file %d µs, in place %d µs,"
+                                + " growing into preallocated blocks %d µs%n", round, size, growing, inPlace, preallocated);
                     }
                 }
             }

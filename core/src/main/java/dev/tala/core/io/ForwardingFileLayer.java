@@ -29,6 +29,10 @@ public class ForwardingFileLayer implements FileLayer {
     protected void beforeWrite(Path file, long bytes) throws IOException {
     }
 
+    /** Runs before every preallocation, with the range asked for; throwing refuses it. */
+    protected void beforePreallocate(Path file, long position, long length) throws IOException {
+    }
+
     @Override
     public WritableFile create(Path file) throws IOException {
         return wrap(inner.create(file));
@@ -64,6 +68,12 @@ public class ForwardingFileLayer implements FileLayer {
                 long start = System.nanoTime();
                 f.force();
                 afterForce(f.path(), System.nanoTime() - start);
+            }
+
+            @Override
+            public boolean preallocate(long position, long length) throws IOException {
+                beforePreallocate(f.path(), position, length);
+                return f.preallocate(position, length);
             }
 
             @Override

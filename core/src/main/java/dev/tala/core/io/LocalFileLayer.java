@@ -199,6 +199,11 @@ public final class LocalFileLayer implements FileLayer {
         }
 
         @Override
+        public boolean preallocate(long position, long length) throws IOException {
+            return KeepSizeFallocate.reserve(path, position, length);
+        }
+
+        @Override
         public void truncate(long size) throws IOException {
             channel.truncate(size);
             channel.position(Math.min(channel.position(), size));

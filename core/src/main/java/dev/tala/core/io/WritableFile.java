@@ -18,6 +18,17 @@ public interface WritableFile extends Closeable {
     /** Makes every byte written so far durable. A failure means they may be lost: never retry. */
     void force() throws IOException;
 
+    /**
+     * Asks the file system to give the file disk blocks for {@code [position, position +
+     * length)} ahead of the writes that will fill them, so that those writes need not reserve
+     * blocks page by page. The file's length and contents do not change, whatever happens: this
+     * only makes later writes cheaper, and a power loss cannot make it visible.
+     *
+     * @return false, having done nothing, where this file layer or the file system cannot
+     * @throws IOException if the file system refused, a full disk for instance (nothing changed)
+     */
+    boolean preallocate(long position, long length) throws IOException;
+
     /** Shortens the file to {@code size} bytes. */
     void truncate(long size) throws IOException;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -68,6 +69,18 @@ class ForwardingFileLayerTest {
             disk.failing = true;
             assertThrows(IOException.class, out::force);
             assertEquals(2, log.files.size(), "a force that failed is not reported as done");
+        }
+    }
+
+    @Test
+    void preallocationIsForwardedWithItsAnswerAndItsRefusal() throws IOException {
+        FaultInjectingFileLayer disk = new FaultInjectingFileLayer(dir.resolve("stash"));
+        ForwardingFileLayer forwarding = new ForwardingFileLayer(disk);
+        try (WritableFile out = forwarding.create(dir.resolve("f"))) {
+            assertTrue(out.preallocate(0, 4096));
+            disk.diskFullAfter(10);
+            IOException e = assertThrows(IOException.class, () -> out.preallocate(0, 4096));
+            assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
         }
     }
 }

@@ -1,9 +1,11 @@
 package dev.tala.core.io;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tala.core.error.DatabaseLockedException;
 import java.io.BufferedReader;
@@ -48,6 +50,52 @@ class LocalFileLayerTest {
         m.close();
         assertThrows(IllegalStateException.class, () -> m.segment().get(ValueLayout.JAVA_BYTE, 1),
                 "a closed mapping refuses access instead of crashing");
+    }
+
+    @Test
+    void preallocationGivesBlocksBeyondTheEndWithoutChangingLengthOrContents() throws Exception {
+        assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");
+        Path p = dir.resolve("f");
+        byte[] data = {1, 2, 3, 4, 5, 6, 7};
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(data));
+            f.force();
+            long blocksBefore = allocatedBlocks(p);
+            assertTrue(f.preallocate(data.length, 4 << 20), "the temporary directory's file system preallocates");
+            assertEquals(data.length, f.size(), "length kept");
+            assertTrue(allocatedBlocks(p) >= blocksBefore + (4 << 20) / 512,
+                    "blocks before " + blocksBefore + ", after " + allocatedBlocks(p));
+            f.append(ByteBuffer.wrap(data));
+            assertEquals(2L * data.length, f.size());
+        }
+        byte[] expected = new byte[2 * data.length];
+        System.arraycopy(data, 0, expected, 0, data.length);
+        System.arraycopy(data, 0, expected, data.length, data.length);
+        assertArrayEquals(expected, Files.readAllBytes(p), "contents: what was written, nothing more");
+    }
+
+    @Test
+    void aRefusedPreallocationNamesTheFileTheRangeAndTheReason() throws Exception {
+        assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");
+        Path p = dir.resolve("f");
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(new byte[] {1}));
+            IOException e = assertThrows(IOException.class, () -> f.preallocate(1, 1L << 60));
+            assertTrue(e.getMessage().contains(p.toString()), e.getMessage());
+            assertTrue(e.getMessage().contains("1,152,921,504,606,846,976 bytes at offset 1"), e.getMessage());
+            assertTrue(e.getMessage().contains("errno"), e.getMessage());
+            assertEquals(1, f.size(), "nothing changed");
+            assertThrows(IllegalArgumentException.class, () -> f.preallocate(-1, 10));
+            assertThrows(IllegalArgumentException.class, () -> f.preallocate(0, 0));
+        }
+    }
+
+    /** 512-byte blocks the file system gave {@code p}, as stat(1) reports them. */
+    private static long allocatedBlocks(Path p) throws Exception {
+        Process stat = new ProcessBuilder("stat", "-c", "%b", p.toString()).redirectErrorStream(true).start();
+        String out = new String(stat.getInputStream().readAllBytes()).trim();
+        assertEquals(0, stat.waitFor(), out);
+        return Long.parseLong(out);
     }
 
     @Test

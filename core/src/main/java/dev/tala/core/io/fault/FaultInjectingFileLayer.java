@@ -41,7 +41,7 @@ import java.util.function.Predicate;
  *       happen, every later one throws {@link SimulatedCrashException}. Sweeping k over every
  *       value visits every point at which a process can die.</li>
  *   <li><b>Full disk</b> ({@link #diskFullAfter}): writes past a byte budget write what fits and
- *       throw an IOException, as ENOSPC does.</li>
+ *       throw an IOException, as ENOSPC does; a preallocation larger than the budget is refused.</li>
  *   <li><b>Failing force</b> ({@link #failForces}): the force throws, and what it should have made
  *       durable never becomes durable, even if a later force on that file "succeeds" (as after a
  *       Linux writeback error). Code that retries a force as if the data were safe loses data
@@ -654,6 +654,23 @@ public final class FaultInjectingFileLayer implements FileLayer {
                 // Durability is what this layer models, so no real fsync is needed (and sweeps stay fast).
                 state.durableLength = inner.size();
                 state.undo.clear();
+            }
+        }
+
+        /**
+         * Changes nothing a reader or a power loss could see, so it is not a crash point; with
+         * the disk full it is refused as ENOSPC refuses it: when more is asked than is left. (The
+         * budget is not spent: what a real preallocation takes, the writes into it do not.)
+         */
+        @Override
+        public boolean preallocate(long position, long length) throws IOException {
+            synchronized (mutex) {
+                checkAlive();
+                if (length > diskBudget) {
+                    throw new IOException("No space left on device (simulated full disk) preallocating "
+                            + length + " bytes at " + position + " of " + path);
+                }
+                return true;
             }
         }
 

@@ -179,6 +179,26 @@ class FaultInjectingFileLayerTest {
     }
 
     @Test
+    void preallocationChangesNothingVisibleAndAFullDiskRefusesIt() throws IOException {
+        try (WritableFile f = durableEmpty("pre")) {
+            f.append(bytes("12345"));
+            f.force();
+            long operations = fs.mutatingOperations();
+            assertTrue(f.preallocate(5, 1 << 20));
+            assertEquals(operations, fs.mutatingOperations(), "not a crash point");
+            assertEquals(5, f.size());
+            fs.diskFullAfter(100);
+            IOException e = assertThrows(IOException.class, () -> f.preallocate(5, 101));
+            assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+            assertTrue(f.preallocate(5, 100), "what is left may still be preallocated");
+            f.append(bytes("abc"));
+        }
+        assertEquals("12345abc", content(dir.resolve("pre")), "the budget was not spent by preallocating");
+        fs.powerLoss();
+        assertEquals("12345", content(dir.resolve("pre")));
+    }
+
+    @Test
     void aFailedForceIsNeverMadeGoodByALaterForce() throws IOException {
         try (WritableFile f = durableEmpty("wal")) {
             f.append(bytes("safe"));
