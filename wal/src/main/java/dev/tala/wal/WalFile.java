@@ -114,7 +114,7 @@ final class WalFile implements Closeable {
             } else {
                 preallocating = false;
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             preallocating = false;
             LOG.warn("could not preallocate WAL file {}; writing on without preallocating it", out.path(), e);
         }

@@ -168,8 +168,8 @@ public final class WriteAheadLog implements Closeable {
     }
 
     /**
-     * Whether this log's files preallocate their blocks (see {@link WalFile}): not when every
-     * write is forced, because the force then also converts the preallocated extent.
+     * Whether this log's files preallocate their blocks: not when every write is forced (see
+     * {@link WalFile} for why).
      */
     private static boolean preallocates(Durability durability) {
         return durability.mode() != Durability.Mode.SYNC;
@@ -361,8 +361,9 @@ public final class WriteAheadLog implements Closeable {
             writeOut(turn.batch, turn.file);
             timedForce(turn.file);
             turn.file.close();
-            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocates(durability))
-                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocates(durability));
+            boolean preallocate = preallocates(durability);
+            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocate)
+                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocate);
         });
         endTurn(turn, error, true, next[0]);
         return turn.file.number();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.testing.RandomIntents;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,28 +28,39 @@ class WalFilePreallocationTest {
     @TempDir
     Path dir;
 
-    /** Preallocations asked of the files this layer opens, as {position, length} pairs. */
-    private static final class PreallocationLog extends ForwardingFileLayer {
-        final List<long[]> calls = new ArrayList<>();
-        final boolean refuse;
+    /** What {@link PreallocationLog} answers when asked to preallocate. */
+    private enum Answer { DONE, CANNOT, NO_SPACE }
 
-        PreallocationLog(FileLayer inner, boolean refuse) {
-            super(inner);
-            this.refuse = refuse;
+    /**
+     * Preallocations asked of the files this layer opens, as {position, length} pairs, over a
+     * fault-injecting layer (which models a preallocation without making one, so these tests do
+     * not depend on the file system under the temporary directory).
+     */
+    private final class PreallocationLog extends ForwardingFileLayer {
+        final List<long[]> calls = new ArrayList<>();
+        final Answer answer;
+
+        PreallocationLog(Answer answer) {
+            super(new FaultInjectingFileLayer(dir.resolve("stash-" + STASHES.incrementAndGet())));
+            this.answer = answer;
         }
 
         @Override
-        protected void beforePreallocate(Path file, long position, long length) throws IOException {
+        protected boolean beforePreallocate(Path file, long position, long length) throws IOException {
             calls.add(new long[] {position, length});
-            if (refuse) {
-                throw new IOException("No space left on device (refused by the test)");
-            }
+            return switch (answer) {
+                case DONE -> true;
+                case CANNOT -> false;
+                case NO_SPACE -> throw new IOException("No space left on device (refused by the test)");
+            };
         }
     }
 
+    private static final AtomicInteger STASHES = new AtomicInteger();
+
     @Test
     void aGrowingFileIsPreallocatedOneStepAheadWithoutChangingItsLength() throws IOException {
-        PreallocationLog fs = new PreallocationLog(LocalFileLayer.INSTANCE, false);
+        PreallocationLog fs = new PreallocationLog(Answer.DONE);
         ByteBuffer chunk = ByteBuffer.allocate(300_000);
         long end = WalFormat.FILE_HEADER_BYTES;
         try (WalFile file = WalFile.create(fs, dir, 1, true)) {
@@ -71,7 +84,7 @@ class WalFilePreallocationTest {
 
     @Test
     void aReusedFileIsPreallocatedOnlyOnceItOutgrowsItsLength() throws IOException {
-        PreallocationLog fs = new PreallocationLog(LocalFileLayer.INSTANCE, false);
+        PreallocationLog fs = new PreallocationLog(Answer.DONE);
         Path free = dir.resolve(DatabaseLayout.readyWalFileName(7));
         Files.write(free, new byte[1_000_000]);
         try (WalFile file = WalFile.reuse(fs, dir, free, 8, true)) {
@@ -85,8 +98,47 @@ class WalFilePreallocationTest {
     }
 
     @Test
+    void aWriteLongerThanAStepIsPreallocatedWholeBeforeItIsWritten() throws IOException {
+        PreallocationLog fs = new PreallocationLog(Answer.DONE);
+        try (WalFile file = WalFile.create(fs, dir, 1, true)) {
+            file.append(ByteBuffer.allocate((int) (2 * STEP + 5)));
+        }
+        assertEquals(1, fs.calls.size());
+        assertEquals(WalFormat.FILE_HEADER_BYTES, fs.calls.get(0)[0]);
+        assertEquals(3 * STEP, fs.calls.get(0)[0] + fs.calls.get(0)[1], "to the step boundary past the write's end");
+    }
+
+    @Test
+    void aReusedFileLongerThanAStepGrowsFromItsOwnLength() throws IOException {
+        PreallocationLog fs = new PreallocationLog(Answer.DONE);
+        Path free = dir.resolve(DatabaseLayout.readyWalFileName(3));
+        long length = STEP + STEP / 2;
+        Files.write(free, new byte[(int) length]);
+        try (WalFile file = WalFile.reuse(fs, dir, free, 4, true)) {
+            file.append(ByteBuffer.allocate((int) (length - WalFormat.FILE_HEADER_BYTES)));
+            assertEquals(List.of(), fs.calls, "the reused length is all written, nothing past it");
+            file.append(ByteBuffer.allocate(1));
+        }
+        assertEquals(1, fs.calls.size());
+        assertEquals(length, fs.calls.get(0)[0]);
+        assertEquals(2 * STEP, fs.calls.get(0)[0] + fs.calls.get(0)[1]);
+    }
+
+    @Test
+    void aFileSystemThatCannotPreallocateIsAskedOnce() throws IOException {
+        PreallocationLog fs = new PreallocationLog(Answer.CANNOT);
+        try (WalFile file = WalFile.create(fs, dir, 1, true)) {
+            for (int i = 0; i < 3; i++) {
+                file.append(ByteBuffer.allocate((int) STEP));
+            }
+            assertEquals(WalFormat.FILE_HEADER_BYTES + 3 * STEP, Files.size(file.path()));
+        }
+        assertEquals(1, fs.calls.size());
+    }
+
+    @Test
     void aRefusedPreallocationIsNotAnErrorOfTheLogAndIsNotAskedAgain() throws IOException {
-        PreallocationLog fs = new PreallocationLog(LocalFileLayer.INSTANCE, true);
+        PreallocationLog fs = new PreallocationLog(Answer.NO_SPACE);
         Path walDir = dir.resolve("wal");
         List<List<WalOp>> written = logRecords(fs, Durability.none(), walDir);
         assertEquals(1, fs.calls.size(), "asked once, then no more in this file");
@@ -96,10 +148,10 @@ class WalFilePreallocationTest {
 
     @Test
     void aLogThatForcesEveryWriteDoesNotPreallocate() throws IOException {
-        PreallocationLog fs = new PreallocationLog(LocalFileLayer.INSTANCE, false);
+        PreallocationLog fs = new PreallocationLog(Answer.DONE);
         logRecords(fs, Durability.sync(), dir.resolve("sync"));
         assertEquals(List.of(), fs.calls);
-        PreallocationLog batch = new PreallocationLog(LocalFileLayer.INSTANCE, false);
+        PreallocationLog batch = new PreallocationLog(Answer.DONE);
         logRecords(batch, Durability.batch(Duration.ofMillis(5)), dir.resolve("batch"));
         assertEquals(1, batch.calls.size(), "BATCH preallocates");
     }

@@ -35,7 +35,9 @@ public final class ForceCostProbe {
                         long inPlace = microsPerForcedWrite(ch, record);
                         ch.truncate(0);
                         try (WritableFile out = LocalFileLayer.INSTANCE.openForAppend(file)) {
-                            out.preallocate(0, (long) WRITES * size);
+                            if (!out.preallocate(0, (long) WRITES * size)) {
+                                throw new IllegalStateException(file + ": this file system cannot preallocate");
+                            }
                         }
                         long preallocated = microsPerForcedWrite(ch, record);
                         System.out.printf("round %d, %,d bytes: growing the file %d µs, in place %d µs,"

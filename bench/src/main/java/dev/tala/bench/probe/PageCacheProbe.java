@@ -93,7 +93,10 @@ public final class PageCacheProbe {
         }
     }
 
-    /** Appends as {@link #nanosPerRecord} does, preallocating through {@code out} one step ahead. */
+    /**
+     * Appends as {@link #nanosPerRecord} does, preallocating through {@code out} in the WAL's
+     * steps (WalFile.PREALLOCATION_BYTES) ahead of the writes.
+     */
     private static double preallocatedNanosPerRecord(WritableFile out, FileChannel ch, ByteBuffer chunk)
             throws IOException {
         long step = 8 << 20;
@@ -101,7 +104,9 @@ public final class PageCacheProbe {
         long start = System.nanoTime();
         for (long at = 0; at < TOTAL; at += CHUNK) {
             if (at + CHUNK > preallocatedTo) {
-                out.preallocate(preallocatedTo, step);
+                if (!out.preallocate(preallocatedTo, step)) {
+                    throw new IllegalStateException(out.path() + ": this file system cannot preallocate");
+                }
                 preallocatedTo += step;
             }
             chunk.clear();

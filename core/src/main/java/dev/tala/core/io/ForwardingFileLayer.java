@@ -29,8 +29,12 @@ public class ForwardingFileLayer implements FileLayer {
     protected void beforeWrite(Path file, long bytes) throws IOException {
     }
 
-    /** Runs before every preallocation, with the range asked for; throwing refuses it. */
-    protected void beforePreallocate(Path file, long position, long length) throws IOException {
+    /**
+     * Runs before every preallocation, with the range asked for: false answers that this layer
+     * cannot preallocate (the inner one is not asked), throwing refuses it.
+     */
+    protected boolean beforePreallocate(Path file, long position, long length) throws IOException {
+        return true;
     }
 
     @Override
@@ -72,8 +76,7 @@ public class ForwardingFileLayer implements FileLayer {
 
             @Override
             public boolean preallocate(long position, long length) throws IOException {
-                beforePreallocate(f.path(), position, length);
-                return f.preallocate(position, length);
+                return beforePreallocate(f.path(), position, length) && f.preallocate(position, length);
             }
 
             @Override

@@ -20,11 +20,13 @@ import java.util.Locale;
  * per-page block reservation (about 100 ns of each 1.7 KB appended record on ext4 here, see
  * docs/PERFORMANCE.md, stop 24). RocksDB preallocates its WAL files the same way.
  *
- * <p>The call opens the file by name, so the caller must not rename it meanwhile. Off Linux, or
- * where the C library lacks the function, {@link #reserve} does nothing and returns false.
+ * <p>The call opens the file by name, so the caller must not rename it meanwhile. Off Linux on
+ * x86-64 or AArch64 (whose flag and errno values these are, with a 64-bit {@code off_t}), where
+ * the C library lacks the function, or where native access is denied, {@link #reserve} does
+ * nothing and returns false.
  */
 final class KeepSizeFallocate {
-    // Linux's values, the same on x86-64 and AArch64.
+    // Linux's values on x86-64 and AArch64 (Natives.link checks the architecture).
     private static final int O_WRONLY = 1;
     private static final int O_CLOEXEC = 0x80000;
     private static final int FALLOC_FL_KEEP_SIZE = 1;
@@ -102,7 +104,9 @@ final class KeepSizeFallocate {
         static final VarHandle ERRNO = STATE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
         static Natives link() {
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            String arch = System.getProperty("os.arch", "");
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
+                    || !(arch.equals("amd64") || arch.equals("aarch64"))) {
                 return null;
             }
             try {

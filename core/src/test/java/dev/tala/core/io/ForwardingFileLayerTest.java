@@ -1,6 +1,7 @@
 package dev.tala.core.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,9 +76,17 @@ class ForwardingFileLayerTest {
     @Test
     void preallocationIsForwardedWithItsAnswerAndItsRefusal() throws IOException {
         FaultInjectingFileLayer disk = new FaultInjectingFileLayer(dir.resolve("stash"));
+        ForwardingFileLayer cannot = new ForwardingFileLayer(disk) {
+            @Override
+            protected boolean beforePreallocate(Path file, long position, long length) {
+                return false;
+            }
+        };
         ForwardingFileLayer forwarding = new ForwardingFileLayer(disk);
-        try (WritableFile out = forwarding.create(dir.resolve("f"))) {
+        try (WritableFile out = forwarding.create(dir.resolve("f"));
+                WritableFile outOverCannot = new ForwardingFileLayer(cannot).create(dir.resolve("g"))) {
             assertTrue(out.preallocate(0, 4096));
+            assertFalse(outOverCannot.preallocate(0, 4096), "the inner layer's answer, not a constant");
             disk.diskFullAfter(10);
             IOException e = assertThrows(IOException.class, () -> out.preallocate(0, 4096));
             assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());

@@ -61,7 +61,7 @@ class LocalFileLayerTest {
             f.append(ByteBuffer.wrap(data));
             f.force();
             long blocksBefore = allocatedBlocks(p);
-            assertTrue(f.preallocate(data.length, 4 << 20), "the temporary directory's file system preallocates");
+            assumeTrue(f.preallocate(data.length, 4 << 20), "the temporary directory's file system cannot preallocate");
             assertEquals(data.length, f.size(), "length kept");
             assertTrue(allocatedBlocks(p) >= blocksBefore + (4 << 20) / 512,
                     "blocks before " + blocksBefore + ", after " + allocatedBlocks(p));
@@ -72,6 +72,20 @@ class LocalFileLayerTest {
         System.arraycopy(data, 0, expected, 0, data.length);
         System.arraycopy(data, 0, expected, data.length, data.length);
         assertArrayEquals(expected, Files.readAllBytes(p), "contents: what was written, nothing more");
+    }
+
+    @Test
+    void tmpfsPreallocates() throws Exception {
+        assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm), "no /dev/shm here");
+        Path p = Files.createTempFile(shm, "tala-preallocate", ".test");
+        try (WritableFile f = fs.openForAppend(p)) {
+            assertTrue(f.preallocate(0, 1 << 20), "tmpfs supports fallocate since Linux 3.5");
+            assertEquals(0, f.size());
+        } finally {
+            Files.delete(p);
+        }
     }
 
     @Test

@@ -50,7 +50,8 @@ import java.util.function.Predicate;
  *       bit inverted.</li>
  * </ul>
  *
- * <p>After {@link #powerLoss} this instance is dead (every operation throws), as the process
+ * <p>After {@link #powerLoss} this instance is dead (every operation throws, but a
+ * preallocation, which answers that it cannot), as the process
  * that used it would be; reopen the database through a new instance over the same directory.
  * All operations are serialized on one lock: this layer is for correctness, not speed. It
  * issues no real fsync: what is durable is exactly what it models.
@@ -658,14 +659,17 @@ public final class FaultInjectingFileLayer implements FileLayer {
         }
 
         /**
-         * Changes nothing a reader or a power loss could see, so it is not a crash point; with
-         * the disk full it is refused as ENOSPC refuses it: when more is asked than is left. (The
-         * budget is not spent: what a real preallocation takes, the writes into it do not.)
+         * Changes nothing a reader or a power loss could see, so it is not a crash point, and
+         * after the crash it answers that it cannot; with the disk full it is refused as ENOSPC
+         * refuses it: when more is asked than is left. (The budget is not spent: what a real
+         * preallocation takes, the writes into it do not.)
          */
         @Override
         public boolean preallocate(long position, long length) throws IOException {
             synchronized (mutex) {
-                checkAlive();
+                if (dead || crashed) {
+                    return false;
+                }
                 if (length > diskBudget) {
                     throw new IOException("No space left on device (simulated full disk) preallocating "
                             + length + " bytes at " + position + " of " + path);

@@ -194,8 +194,10 @@ class FaultInjectingFileLayerTest {
             f.append(bytes("abc"));
         }
         assertEquals("12345abc", content(dir.resolve("pre")), "the budget was not spent by preallocating");
+        WritableFile open = fs.openForAppend(dir.resolve("pre"));
         fs.powerLoss();
         assertEquals("12345", content(dir.resolve("pre")));
+        assertFalse(open.preallocate(0, 10), "a dead machine cannot preallocate, and says so without throwing");
     }
 
     @Test
