@@ -19,9 +19,10 @@ import java.util.List;
  * and the WAL files are new and growing (the default). The writers cycle through 4,096 intents,
  * so after the first 4,096 puts each one replaces a live intent. {@link SyncUnderCompactionProbe}
  * times a short burst right after an open instead, with the JIT still compiling the put path.
- * With {@code virtual}, the writers are virtual threads.
+ * With {@code virtual}, the writers are virtual threads; with {@code recycle=N}, the database
+ * keeps up to N finished WAL files for reuse ({@code Options.walRecycleFiles}).
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
- * dev.tala.bench.probe.EngineGroupCommitProbe 16 [virtual]}.
+ * dev.tala.bench.probe.EngineGroupCommitProbe 16 [virtual] [recycle=N]}.
  */
 public final class EngineGroupCommitProbe {
     private static final int DISTINCT_INTENTS = 4096;
@@ -31,9 +32,13 @@ public final class EngineGroupCommitProbe {
 
     public static void main(String[] args) throws Exception {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
-        boolean virtual = args.length > 1 && args[1].equals("virtual");
+        List<String> flags = args.length > 1 ? List.of(args).subList(1, args.length) : List.of();
+        boolean virtual = flags.contains("virtual");
+        int recycle = flags.stream().filter(f -> f.startsWith("recycle=")).mapToInt(f -> Integer.parseInt(f.substring(8)))
+                .findFirst().orElse(0);
         List<Intent> intents = BenchData.generate(DISTINCT_INTENTS, 3).intents();
-        Options options = Options.builder().dimension(BenchData.DIMENSION).durability(Durability.sync()).build();
+        Options options = Options.builder().dimension(BenchData.DIMENSION).durability(Durability.sync())
+                .walRecycleFiles(recycle).build();
         Path dir = Files.createTempDirectory("engine-group-commit");
         try (TalaDB db = TalaDB.open(dir, options)) {
             ProbeWriters writers = ProbeWriters.start(threads, virtual, writer -> round -> {
@@ -52,10 +57,10 @@ public final class EngineGroupCommitProbe {
             long forces = s1.walForces() - s0.walForces();
             double forceMicros = s1.walForceMicros() - s0.walForceMicros();
             System.out.printf("%d %sthreads: %,.0f puts/s, %.1f puts per force, force %.0f µs,"
-                            + " between forces %.0f µs, flushes %d, write stalls %d%n",
+                            + " between forces %.0f µs, flushes %d, write stalls %d, WAL files reused %d%n",
                     threads, virtual ? "virtual " : "", (n1 - n0) / seconds, (double) (n1 - n0) / forces,
                     forceMicros / forces, (seconds * 1e6 - forceMicros) / forces, s1.flushes() - s0.flushes(),
-                    s1.writeStalls() - s0.writeStalls());
+                    s1.writeStalls() - s0.writeStalls(), s1.walFilesReused() - s0.walFilesReused());
         } finally {
             FileTrees.delete(dir);
         }
