@@ -9,17 +9,18 @@ import java.util.List;
 
 /**
  * The process the kill test murders: prints "opening", opens the database, prints "ready",
- * then runs one workload per thread, SYNC writes, logging each in the side log, until it is
- * killed.
- * Arguments: DB_DIR SIDE_LOG SEED THREADS.
+ * then runs one workload per thread, logging each write in the side log once it is
+ * acknowledged, until it is killed. A kill takes the process, not the machine: a write handed
+ * to the OS survives it, so with NONE durability too every acknowledged write must come back.
+ * Arguments: DB_DIR SIDE_LOG SEED THREADS DURABILITY ({@link Durability#parse}).
  */
 public final class KillChild {
     private KillChild() {
     }
 
     /** The options the child and the supervisor open the database with. */
-    public static Options options() {
-        return Options.builder().durability(Durability.sync()).memtableBytes(256 * 1024).build();
+    public static Options options(Durability durability) {
+        return Options.builder().durability(durability).memtableBytes(256 * 1024).build();
     }
 
     /** The seed of one thread's workload in one round. */
@@ -32,10 +33,11 @@ public final class KillChild {
         Path sideLog = Path.of(args[1]);
         long seed = Long.parseLong(args[2]);
         int threads = Integer.parseInt(args[3]);
+        Durability durability = Durability.parse(args[4]);
         // Tells the supervisor that recovery starts now, so that it can aim a kill at it.
         System.out.println("opening");
         System.out.flush();
-        TalaDB tala = TalaDB.open(db, options().toBuilder().createIfMissing(false).build());
+        TalaDB tala = TalaDB.open(db, options(durability).toBuilder().createIfMissing(false).build());
         SideLog log = new SideLog(sideLog);
         System.out.println("ready");
         System.out.flush();

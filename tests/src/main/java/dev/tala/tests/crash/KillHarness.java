@@ -9,6 +9,7 @@ import dev.tala.engine.TalaDB;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
 import java.io.BufferedReader;
+import dev.tala.wal.Durability;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -44,17 +45,25 @@ public final class KillHarness {
     private final Duration duration;
     private final long seed;
     private final PrintStream progress;
+    private final Durability durability;
 
+    /** A run whose children make SYNC writes. */
     public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress) {
+        this(workDir, duration, seed, progress, Durability.sync());
+    }
+
+    /** A run whose children write with {@code durability}. */
+    public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress, Durability durability) {
         this.workDir = workDir;
         this.duration = duration;
         this.seed = seed;
         this.progress = progress;
+        this.durability = durability;
     }
 
     public Result run() throws IOException, InterruptedException {
         Path db = workDir.resolve("db");
-        TalaDB.open(db, KillChild.options()).close();
+        TalaDB.open(db, KillChild.options(durability)).close();
         Random random = new Random(seed);
         Ledger ledger = new Ledger();
         List<String> failures = new ArrayList<>();
@@ -112,6 +121,7 @@ public final class KillHarness {
         cmd.add(sideLog.toString());
         cmd.add(Long.toString(roundSeed));
         cmd.add(Integer.toString(THREADS));
+        cmd.add(durability.toString());
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
@@ -132,12 +142,12 @@ public final class KillHarness {
     }
 
     /** Rebuilds each thread's writes from its seed and records what the side log says of them. */
-    private static void addRound(Ledger ledger, SideLog.Entries entries, long roundSeed) {
+    private void addRound(Ledger ledger, SideLog.Entries entries, long roundSeed) {
         for (var e : entries.begun().entrySet()) {
             int thread = e.getKey();
             TreeSet<Integer> begun = e.getValue();
             TreeSet<Integer> acked = entries.acknowledged().getOrDefault(thread, new TreeSet<>());
-            Workload workload = new Workload(KillChild.threadSeed(roundSeed, thread), KillChild.options().dimension()
+            Workload workload = new Workload(KillChild.threadSeed(roundSeed, thread), KillChild.options(durability).dimension()
                     .orElse(dev.tala.engine.Options.DEFAULT_DIMENSION));
             for (int i = 0; i <= begun.last(); i++) {
                 Workload.Write w = workload.next();
@@ -150,10 +160,10 @@ public final class KillHarness {
     }
 
     /** Reopens, checks, settles in-flight writes; returns {lost, corrupt}. */
-    private static int[] check(Path db, Ledger ledger, List<String> failures, int round) {
+    private int[] check(Path db, Ledger ledger, List<String> failures, int round) {
         int lost = 0;
         int corrupt = 0;
-        try (TalaDB tala = TalaDB.open(db, KillChild.options().toBuilder().createIfMissing(false).build())) {
+        try (TalaDB tala = TalaDB.open(db, KillChild.options(durability).toBuilder().createIfMissing(false).build())) {
             Set<IntentId> present = new HashSet<>();
             try (Snapshot s = tala.snapshot()) {
                 s.forEachIntent((Intent i) -> present.add(i.id()));

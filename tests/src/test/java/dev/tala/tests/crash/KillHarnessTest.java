@@ -2,15 +2,17 @@ package dev.tala.tests.crash;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.wal.Durability;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGKILL of a child JVM under SYNC load, over and over: every acknowledged write survives,
- * no deleted id comes back, verify stays clean. 30 seconds by default; -Dtala.long=true runs
- * ten minutes.
+ * SIGKILL of a child JVM under load, over and over: every acknowledged write survives, no
+ * deleted id comes back, verify stays clean. SYNC writes for 30 seconds by default, and NONE
+ * writes (acknowledged once handed to the OS, which a killed process cannot take back) for 15;
+ * -Dtala.long=true runs ten minutes each.
  */
 class KillHarnessTest {
     @TempDir
@@ -19,7 +21,16 @@ class KillHarnessTest {
     @Test
     void killedWritersLoseNothingAcknowledged() throws Exception {
         Duration duration = Boolean.getBoolean("tala.long") ? Duration.ofMinutes(10) : Duration.ofSeconds(30);
-        KillHarness.Result r = new KillHarness(work, duration, 42, System.out).run();
+        check(new KillHarness(work, duration, 42, System.out).run());
+    }
+
+    @Test
+    void killedWritersWithoutSyncLoseNothingHandedToTheOs() throws Exception {
+        Duration duration = Boolean.getBoolean("tala.long") ? Duration.ofMinutes(10) : Duration.ofSeconds(15);
+        check(new KillHarness(work, duration, 43, System.out, Durability.none()).run());
+    }
+
+    private static void check(KillHarness.Result r) {
         System.out.printf("crashtest: %d crashes, %d acknowledged writes checked, %d lost, %d corrupt%n",
                 r.crashes(), r.acknowledgedChecked(), r.lost(), r.corrupt());
         assertTrue(r.passed(), String.join("\n", r.failures()));
