@@ -268,6 +268,12 @@ class CliSubprocessTest {
                 "--seed", "1");
         String last = r.outLines().getLast();
         assertTrue(last.matches("crashtest: [1-9]\\d* crashes, \\d+ acknowledged writes checked, 0 lost, 0 corrupt"), last);
+        Run none = ok(null, "crashtest", "--db", work.resolve("crash-none").toString(), "--duration", "3", "--mode",
+                "kill", "--durability", "none", "--seed", "2");
+        assertTrue(none.outLines().getFirst().contains("kill-mode durability none"), none.outLines().getFirst());
+        String noneLast = none.outLines().getLast();
+        assertTrue(noneLast.matches("crashtest: [1-9]\\d* crashes, [1-9]\\d* acknowledged writes checked, 0 lost, 0 corrupt"),
+                noneLast);
     }
 
     @Test
@@ -288,6 +294,10 @@ class CliSubprocessTest {
         assertEquals(2, usage.exit(), "a usage error exits 2");
         assertTrue(usage.errLines().getFirst().endsWith("(see 'tala scan --help')"), usage.err());
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
+        fails("--durability applies to the kill mode", null, "crashtest", "--db", work.resolve("no-crash").toString(),
+                "--mode", "power", "--durability", "none");
+        fails("durability \"sometimes\" is not sync, none or batch:<millis>", null, "crashtest", "--db",
+                work.resolve("no-crash").toString(), "--durability", "sometimes");
         fails("vector: has 2 values but the database's dimension is 8", null, "search", "--db", db.toString(),
                 "--vector", "[1, 2]");
         String after = ok(null, "export", "--db", db.toString()).out;

@@ -5,6 +5,7 @@ import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileTrees;
 import dev.tala.tests.crash.KillHarness;
 import dev.tala.tests.crash.RandomPowerLoss;
+import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "crashtest", description = {
     "Prove, on this machine, that TalaDB keeps what it acknowledged.",
-    "kill: a child JVM writes (SYNC) and is SIGKILLed at random moments, over and over;",
+    "kill: a child JVM writes (SYNC, or --durability) and is SIGKILLed at random moments, over and over;",
     "power: in one process, simulated power loss after a random number of file operations.",
     "After each crash the database is reopened and checked: every acknowledged write there,",
     "no deleted intent back, verify clean. --db names a work directory (it must not exist yet)."},
@@ -38,6 +39,12 @@ public final class CrashtestCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed for the random workload and crash points (default: random).")
     Long seed;
 
+    @Option(names = "--durability", defaultValue = "sync", description = {
+        "Durability of the kill mode's writers: sync, none or batch:<millis> (default: ${DEFAULT-VALUE}).",
+        "A kill takes the process, not the machine, so writes handed to the OS must survive it too.",
+        "The power mode always writes SYNC: only forced writes are promised across a power loss."})
+    String durability;
+
     @Override
     public Integer call() throws Exception {
         // Every crash makes the database log the failure it was made to suffer; the test reports
@@ -45,6 +52,10 @@ public final class CrashtestCommand implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "off");
         if (!List.of("kill", "power", "both").contains(mode)) {
             throw new IllegalArgumentException("--mode must be kill, power or both, not \"" + mode + "\"");
+        }
+        Durability killDurability = Durability.parse(durability);
+        if (!killDurability.equals(Durability.sync()) && mode.equals("power")) {
+            throw new IllegalArgumentException("--durability applies to the kill mode; the power mode always writes SYNC");
         }
         if (seconds < 1) {
             throw new IllegalArgumentException("--duration must be at least 1 second");
@@ -62,11 +73,12 @@ public final class CrashtestCommand implements Callable<Integer> {
         int corrupt = 0;
         List<String> failures = new ArrayList<>();
         if (!common.json()) {
-            System.out.printf("crashtest: mode %s, %d s, seed %d, work directory %s%n", mode, seconds, s, dir);
+            System.out.printf("crashtest: mode %s, %d s, seed %d, kill-mode durability %s, work directory %s%n",
+                    mode, seconds, s, killDurability, dir);
         }
         if (mode.equals("kill") || both) {
             KillHarness.Result r = new KillHarness(Files.createDirectories(dir.resolve("kill")), each, s,
-                    common.json() ? null : System.out).run();
+                    common.json() ? null : System.out, killDurability).run();
             crashes += r.crashes();
             checked += r.acknowledgedChecked();
             lost += r.lost();
