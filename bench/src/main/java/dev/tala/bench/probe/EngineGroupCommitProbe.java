@@ -31,11 +31,10 @@ public final class EngineGroupCommitProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
-        List<String> flags = args.length > 1 ? List.of(args).subList(1, args.length) : List.of();
-        boolean virtual = flags.contains("virtual");
-        int recycle = flags.stream().filter(f -> f.startsWith("recycle=")).mapToInt(f -> Integer.parseInt(f.substring(8)))
-                .findFirst().orElse(0);
+        ProbeArgs parsed = ProbeArgs.parse(args);
+        int threads = parsed.threads();
+        boolean virtual = parsed.has("virtual");
+        int recycle = parsed.number("recycle", 0);
         List<Intent> intents = BenchData.generate(DISTINCT_INTENTS, 3).intents();
         Options options = Options.builder().dimension(BenchData.DIMENSION).durability(Durability.sync())
                 .walRecycleFiles(recycle).build();

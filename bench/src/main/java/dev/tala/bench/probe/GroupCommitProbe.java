@@ -47,12 +47,11 @@ public final class GroupCommitProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
-        List<String> flags = args.length > 1 ? List.of(args).subList(1, args.length) : List.of();
-        boolean reuse = flags.contains("reuse");
-        boolean virtual = flags.contains("virtual");
-        int batch = flags.stream().filter(f -> f.startsWith("batch=")).mapToInt(f -> Integer.parseInt(f.substring(6)))
-                .findFirst().orElse(1);
+        ProbeArgs parsed = ProbeArgs.parse(args);
+        int threads = parsed.threads();
+        boolean reuse = parsed.has("reuse");
+        boolean virtual = parsed.has("virtual");
+        int batch = parsed.number("batch", 1);
         List<Intent> intents = BenchData.generate(1024, 7).intents();
         Path dir = Files.createTempDirectory("group-commit");
         ForceTimings timings = new ForceTimings(LocalFileLayer.INSTANCE);
