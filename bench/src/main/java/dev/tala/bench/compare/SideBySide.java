@@ -28,7 +28,7 @@ public final class SideBySide {
     public record Settings(int intents, int syncThreads, int syncWritesPerThread, int gets, int scans, int searches,
                            int warmupIntents, int walRecycleFiles) {
         public static Settings quick() {
-            return new Settings(50_000, 16, 150, 50_000, 100, 10, 10_000, 0);
+            return new Settings(50_000, 16, 500, 50_000, 100, 10, 10_000, 0);
         }
 
         public static Settings full() {
@@ -49,7 +49,7 @@ public final class SideBySide {
             if (intents < 100) {
                 throw new IllegalArgumentException("a side-by-side run needs at least 100 intents, not " + intents);
             }
-            return new Settings(intents, 16, Math.min(150, Math.max(10, intents / 100)), intents,
+            return new Settings(intents, 16, Math.min(500, Math.max(10, intents / 100)), intents,
                     Math.min(100, Math.max(10, intents / 500)), 10, Math.min(10_000, intents / 5), 0);
         }
     }
@@ -76,7 +76,7 @@ public final class SideBySide {
         int recycle = s.walRecycleFiles();
         for (Function<Path, Store> make : List.<Function<Path, Store>>of(dir -> new TalaStore(dir, recycle),
                 dir -> new RocksStore(dir, false, recycle))) {
-            warmUp(make.apply(workDir.resolve("warmup")), s.warmupIntents());
+            warmUp(make.apply(workDir.resolve("warmup")), s);
             FileTrees.delete(workDir.resolve("warmup"));
             try (Store store = make.apply(workDir.resolve("store-" + results.size()))) {
                 progress.println("benchmarking " + store.name() + " ...");
@@ -203,8 +203,16 @@ public final class SideBySide {
         return l;
     }
 
-    private static void warmUp(Store store, int intents) throws Exception {
+    /**
+     * Runs every measured path once on a throwaway store, so that the measurements that follow
+     * time compiled code rather than the JIT compiling it. The SYNC writers get a round of their
+     * own: their waiting and waking is code no other phase runs, and without it the measured
+     * SYNC phase was largely the JIT's warm-up for TalaDB (a native library has none).
+     */
+    private static void warmUp(Store store, Settings s) throws Exception {
+        int intents = s.warmupIntents();
         BenchData warm = BenchData.generate(intents, 99);
+        List<Intent> warmSync = BenchData.generate(intents, 97).intents();
         try (store) {
             store.open(false);
             for (Intent i : warm.intents()) {
@@ -219,6 +227,9 @@ public final class SideBySide {
             for (float[] q : BenchData.queries(5, 98)) {
                 store.top10(q);
             }
+            store.close();
+            store.open(true);
+            concurrentPuts(store, warmSync, s.syncThreads());
         }
     }
 
