@@ -206,7 +206,7 @@ class CliSubprocessTest {
         // A smoke run at a small size: the figures mean nothing here, their presence does.
         Run r = ok(null, "bench", "--intents", "2000", "--json", "--db", work.resolve("bench").toString());
         JsonNode report = JSON.readTree(r.out());
-        for (String ratio : List.of("put", "get", "scan", "search", "recovery", "space")) {
+        for (String ratio : List.of("put", "put_sync", "get", "scan", "search", "compaction", "recovery", "space")) {
             assertTrue(report.get("ratios").has(ratio), "ratio " + ratio + ": " + r.out());
             assertTrue(report.get("ratios").get(ratio).asDouble() > 0, "ratio " + ratio + ": " + r.out());
         }

@@ -150,10 +150,14 @@ final class RocksStore implements Store {
         try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
             db.flush(f);
         }
-        while (db.getLongProperty("rocksdb.compaction-pending") > 0
-                || db.getLongProperty("rocksdb.num-running-compactions") > 0) {
-            Thread.sleep(500);
-        }
+        QuietWait.await(name(), () -> {
+            if (db.getLongProperty("rocksdb.background-errors") > 0) {
+                throw new IllegalStateException(name() + " failed in the background (rocksdb.background-errors)");
+            }
+            long pending = db.getLongProperty("rocksdb.compaction-pending");
+            long running = db.getLongProperty("rocksdb.num-running-compactions");
+            return pending == 0 && running == 0 ? null : "compaction pending " + pending + ", running " + running;
+        });
     }
 
     @Override

@@ -114,7 +114,8 @@ public final class SideBySide {
         store.open(true);
         // The stores leave different work from the reopen: RocksDB flushes the log it replays
         // while it opens, TalaDB keeps it in the memtable until that fills. Both start the timed
-        // phase quiet, so that neither one's flush or compaction lands in the other's figure.
+        // phase quiet, so that neither one's flush or compaction lands in the other's figure (and
+        // the phases after it find both stores flushed).
         store.awaitQuiet();
         p.putSync = concurrentPuts(store, extra.intents(), s.syncThreads());
         progress.printf("  ingest, sync, %d threads: %,.0f puts/s%n", s.syncThreads(), p.putSync.opsPerSecond());
@@ -208,10 +209,10 @@ public final class SideBySide {
     }
 
     /**
-     * Runs every measured path once on a throwaway store, so that the measurements that follow
-     * time compiled code rather than the JIT compiling it. The SYNC writers get a round of their
-     * own: their waiting and waking is code no other phase runs, and without it the measured
-     * SYNC phase was largely the JIT's warm-up for TalaDB (a native library has none).
+     * Runs each workload but the full compaction on a throwaway store, so that the measurements
+     * that follow time compiled code rather than the JIT compiling it. The SYNC writers get a
+     * round of their own: their waiting and waking is code no other phase runs, and without it
+     * the measured SYNC phase was largely the JIT's warm-up for TalaDB (a native library has none).
      */
     private static void warmUp(Store store, Settings s) throws Exception {
         int intents = s.warmupIntents();

@@ -90,18 +90,20 @@ final class TalaStore implements Store {
     }
 
     @Override
-    public void awaitQuiet() throws InterruptedException {
+    public void awaitQuiet() throws Exception {
         db.flush();
-        // Quiet once the policy has nothing to pick and no compaction finished for a while.
-        long compactions = -1;
-        while (true) {
+        // Quiet once the policy has nothing to pick and no compaction finished between two looks.
+        long[] lastCompactions = {-1};
+        QuietWait.await(name(), () -> {
             DbStats s = db.stats();
-            if (s.pendingCompactionBytes() == 0 && s.compactions() == compactions) {
-                return;
+            if (s.failed()) {
+                throw new IllegalStateException(name() + " failed in the background (see its log)");
             }
-            compactions = s.compactions();
-            Thread.sleep(500);
-        }
+            boolean settled = s.pendingCompactionBytes() == 0 && s.compactions() == lastCompactions[0];
+            lastCompactions[0] = s.compactions();
+            return settled ? null : s.pendingCompactionBytes() + " bytes of compaction pending, "
+                    + s.compactions() + " compactions done";
+        });
     }
 
     @Override

@@ -15,15 +15,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The SYNC phase of {@code tala bench --quick}, repeated: {@code ingest=N} intents (default
- * 50,000) without sync, close, reopen with SYNC, then {@code rounds=R} rounds (default 40) in
- * which 16 threads write {@code writes=W} intents each (default 150, the quick run's phase
- * before stop 25). Each round prints its rate, the WAL forces that took over 1 ms, and what
- * ran beside it ({@code flush} when a memtable was frozen or a flush finished, {@code compaction}
- * when one finished or was pending). The summary splits the rounds after the first by that mark,
- * so the cost of background work and the first round's warm-up can be read apart.
+ * The SYNC phase of {@code tala bench --quick} as it was before stop 25, repeated:
+ * {@code ingest=N} intents (default 50,000) without sync, close, reopen with SYNC, then
+ * {@code rounds=R} rounds (default 40) in which the writer threads (the first argument, 16 in
+ * the bench) write {@code writes=W} intents each (default 150). Each round prints its rate, the
+ * WAL forces that took over 1 ms, and what ran beside it ({@code flush} when a memtable was
+ * frozen or a flush finished, {@code compaction} when one finished or was pending; a move, which
+ * writes nothing, counts too). The summary splits the rounds after the first by that mark, so
+ * the cost of background work and the first round's warm-up can be read apart. Every round's
+ * intents are generated up front (1.6 KB each: about 150 MB with the defaults).
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
  * dev.tala.bench.probe.SyncRoundsProbe 16 [ingest=N] [rounds=R] [writes=W]}.
  */
@@ -49,8 +52,8 @@ public final class SyncRoundsProbe {
             try (TalaDB db = TalaDB.open(dir, base)) {
                 BenchData.generate(ingest, 1).intents().forEach(db::put);
             }
-            long[] quietPutsNanos = new long[2];
-            long[] busyPutsNanos = new long[2];
+            Tally quiet = new Tally();
+            Tally busy = new Tally();
             try (TalaDB db = TalaDB.open(dir, sync)) {
                 for (int round = 0; round < rounds; round++) {
                     DbStats before = db.stats();
@@ -65,38 +68,59 @@ public final class SyncRoundsProbe {
                     System.out.printf("round %2d: %,7.0f puts/s, %3d forces over 1 ms%s%n", round,
                             perRound / (nanos / 1e9), slow.count.get() - slowBefore, beside);
                     if (round > 0) {
-                        long[] sum = beside.isEmpty() ? quietPutsNanos : busyPutsNanos;
-                        sum[0] += perRound;
-                        sum[1] += nanos;
+                        (flush || compaction ? busy : quiet).add(perRound, nanos);
                     }
                 }
             }
-            long[] all = {quietPutsNanos[0] + busyPutsNanos[0], quietPutsNanos[1] + busyPutsNanos[1]};
+            Tally all = new Tally();
+            all.add(quiet.puts + busy.puts, quiet.nanos + busy.nanos);
             System.out.printf("after the first round: %s, %s with nothing beside, %s beside a flush or compaction%n",
-                    rate(all), rate(quietPutsNanos), rate(busyPutsNanos));
+                    all.rate(), quiet.rate(), busy.rate());
         } finally {
             FileTrees.delete(dir);
         }
     }
 
-    private static String rate(long[] putsNanos) {
-        return putsNanos[1] == 0 ? "no rounds" : String.format("%,.0f puts/s", putsNanos[0] / (putsNanos[1] / 1e9));
+    /** Puts and the wall time they took, summed over rounds. */
+    private static final class Tally {
+        long puts;
+        long nanos;
+
+        void add(long roundPuts, long roundNanos) {
+            puts += roundPuts;
+            nanos += roundNanos;
+        }
+
+        String rate() {
+            return nanos == 0 ? "no rounds" : String.format("%,.0f puts/s", puts / (nanos / 1e9));
+        }
     }
 
-    /** Has {@code threads} writers put {@code intents} between them; returns the wall time. */
+    /**
+     * Has {@code threads} writers put {@code intents} between them; returns the wall time, or
+     * throws what a writer threw (a rate of a round a writer died in would be wrong).
+     */
     private static long writeRound(TalaDB db, List<Intent> intents, int threads) throws InterruptedException {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Thread> writers = new ArrayList<>();
         long start = System.nanoTime();
         for (int t = 0; t < threads; t++) {
             int first = t;
             writers.add(Thread.ofPlatform().start(() -> {
-                for (int i = first; i < intents.size(); i += threads) {
-                    db.put(intents.get(i));
+                try {
+                    for (int i = first; i < intents.size(); i += threads) {
+                        db.put(intents.get(i));
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
                 }
             }));
         }
         for (Thread w : writers) {
             w.join();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
         }
         return System.nanoTime() - start;
     }

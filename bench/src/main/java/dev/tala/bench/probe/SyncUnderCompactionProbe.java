@@ -18,7 +18,8 @@ import java.util.List;
  * flushed segments and starts a merge of all of them, which runs while the writers do; with
  * moves (the default) those segments, which share no ids, were already moved during the ingest.
  * Arguments pick what runs beside the writers: {@code compaction} (the default, as in the
- * bench), {@code none} (background compaction off), {@code idle} (wait until it is done),
+ * bench before stop 25, which now waits for quiet as {@code idle} does), {@code none}
+ * (background compaction off), {@code idle} (wait until it is done),
  * {@code limit=N} (compaction limited to N MiB/s) or {@code merge} (as {@code compaction}, but
  * every compaction rewrites its inputs: moves off in both phases, as before moves existed).
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
