@@ -28,6 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class WritePath {
     private static final long STALL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * How long a writer yields for the mutex before it blocks on it (see {@link #lockForWrite}).
+     * The mutex is held for a few microseconds per write, so a writer that finds it taken
+     * seldom waits longer unless the holder lost its core, which yielding hands back to it.
+     */
+    private static final long MUTEX_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition room = mutex.newCondition();
@@ -74,7 +80,7 @@ public final class WritePath {
      */
     public long write(List<WalOp> ops) {
         long last;
-        mutex.lock();
+        lockForWrite();
         try {
             checkOpen();
             failure.checkWritable();
@@ -103,6 +109,30 @@ public final class WritePath {
         visible.advanceTo(last);
         writes.incrementAndGet();
         return last;
+    }
+
+    /**
+     * Takes the mutex for a write, yielding for up to {@link #MUTEX_YIELD_NANOS} before it blocks.
+     * SYNC writers come back from a force together and all want the mutex at once, on a machine
+     * that may have fewer cores than writers; one that blocks costs the releasing writer a
+     * wake-up and waits for the scheduler to run it, while one that yields lets the holder
+     * finish and takes the mutex on its next turn. RocksDB's writers likewise yield for a while
+     * before they block while waiting for their write group.
+     * With 16 SYNC writers through the engine this cut the time between two forces by about a
+     * twelfth, 133 against 144 µs (docs/PERFORMANCE.md, stop 25).
+     */
+    private void lockForWrite() {
+        if (mutex.tryLock()) {
+            return;
+        }
+        long deadline = System.nanoTime() + MUTEX_YIELD_NANOS;
+        do {
+            Thread.yield();
+            if (mutex.tryLock()) {
+                return;
+            }
+        } while (System.nanoTime() - deadline < 0);
+        mutex.lock();
     }
 
     private List<OpResolver.Resolved> resolve(List<WalOp> ops) {
