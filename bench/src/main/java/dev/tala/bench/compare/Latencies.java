@@ -42,4 +42,8 @@ public final class Latencies {
     double wallSeconds() {
         return wallNanos / 1e9;
     }
+
+    public long wallNanos() {
+        return wallNanos;
+    }
 }

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -117,7 +116,7 @@ public final class SideBySide {
         // phase quiet, so that neither one's flush or compaction lands in the other's figure (and
         // the phases after it find both stores flushed).
         store.awaitQuiet();
-        p.putSync = concurrentPuts(store, extra.intents(), s.syncThreads());
+        p.putSync = StripedPuts.run(extra.intents(), s.syncThreads(), store::put);
         progress.printf("  ingest, sync, %d threads: %,.0f puts/s%n", s.syncThreads(), p.putSync.opsPerSecond());
 
         SplittableRandom random = new SplittableRandom(4);
@@ -177,37 +176,6 @@ public final class SideBySide {
         return l;
     }
 
-    private static Latencies concurrentPuts(Store store, List<Intent> intents, int threads) throws Exception {
-        Latencies l = new Latencies(intents.size());
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int t = 0; t < threads; t++) {
-            int first = t;
-            Thread w = new Thread(() -> {
-                try {
-                    for (int i = first; i < intents.size(); i += threads) {
-                        long t0 = System.nanoTime();
-                        store.put(intents.get(i));
-                        l.record(System.nanoTime() - t0);
-                    }
-                } catch (Exception e) {
-                    failure.compareAndSet(null, e);
-                }
-            });
-            w.start();
-            workers.add(w);
-        }
-        for (Thread w : workers) {
-            w.join();
-        }
-        l.wall(System.nanoTime() - start);
-        if (failure.get() != null) {
-            throw failure.get();
-        }
-        return l;
-    }
-
     /**
      * Runs each workload but the full compaction on a throwaway store, so that the measurements
      * that follow time compiled code rather than the JIT compiling it. The SYNC writers get a
@@ -234,7 +202,7 @@ public final class SideBySide {
             }
             store.close();
             store.open(true);
-            concurrentPuts(store, warmSync, s.syncThreads());
+            StripedPuts.run(warmSync, s.syncThreads(), store::put);
         }
     }
 

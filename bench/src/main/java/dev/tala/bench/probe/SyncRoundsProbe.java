@@ -1,6 +1,7 @@
 package dev.tala.bench.probe;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.bench.compare.StripedPuts;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.ForwardingFileLayer;
@@ -12,10 +13,8 @@ import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The SYNC phase of {@code tala bench --quick} as it was before stop 25, repeated:
@@ -58,7 +57,8 @@ public final class SyncRoundsProbe {
                 for (int round = 0; round < rounds; round++) {
                     DbStats before = db.stats();
                     long slowBefore = slow.count.get();
-                    long nanos = writeRound(db, extra.subList(round * perRound, (round + 1) * perRound), threads);
+                    long nanos = StripedPuts.run(extra.subList(round * perRound, (round + 1) * perRound), threads,
+                            db::put).wallNanos();
                     DbStats after = db.stats();
                     boolean flush = before.frozenMemtables() > 0 || after.frozenMemtables() > 0
                             || after.flushes() > before.flushes();
@@ -96,34 +96,6 @@ public final class SyncRoundsProbe {
         }
     }
 
-    /**
-     * Has {@code threads} writers put {@code intents} between them; returns the wall time, or
-     * throws what a writer threw (a rate of a round a writer died in would be wrong).
-     */
-    private static long writeRound(TalaDB db, List<Intent> intents, int threads) throws InterruptedException {
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        List<Thread> writers = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int t = 0; t < threads; t++) {
-            int first = t;
-            writers.add(Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = first; i < intents.size(); i += threads) {
-                        db.put(intents.get(i));
-                    }
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }));
-        }
-        for (Thread w : writers) {
-            w.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
-        return System.nanoTime() - start;
-    }
 
     /** Counts the forces of WAL files that took longer than {@link #SLOW_FORCE_NANOS}. */
     private static final class SlowForces extends ForwardingFileLayer {

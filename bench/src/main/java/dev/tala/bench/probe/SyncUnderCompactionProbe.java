@@ -1,6 +1,7 @@
 package dev.tala.bench.probe;
 
 import dev.tala.bench.compare.BenchData;
+import dev.tala.bench.compare.StripedPuts;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.engine.DbStats;
@@ -9,7 +10,6 @@ import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -55,22 +55,7 @@ public final class SyncUnderCompactionProbe {
                     Thread.sleep(100);
                 }
                 DbStats before = db.stats();
-                long start = System.nanoTime();
-                List<Thread> writers = new ArrayList<>();
-                for (int t = 0; t < THREADS; t++) {
-                    int first = t;
-                    Thread w = new Thread(() -> {
-                        for (int i = first; i < extra.size(); i += THREADS) {
-                            db.put(extra.get(i));
-                        }
-                    });
-                    w.start();
-                    writers.add(w);
-                }
-                for (Thread w : writers) {
-                    w.join();
-                }
-                double seconds = (System.nanoTime() - start) / 1e9;
+                double seconds = StripedPuts.run(extra, THREADS, db::put).wallNanos() / 1e9;
                 DbStats after = db.stats();
                 long forces = after.walForces() - before.walForces();
                 System.out.printf("%s: %,.0f puts/s, %.1f records per force, compactions finished %d (moves %d),"
