@@ -5,12 +5,11 @@ import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,8 +25,7 @@ public final class MemTable {
     private static final long VERSION_OVERHEAD_BYTES = 160;
 
     private final ConcurrentSkipListMap<MemKey, IntentVersion> versions = new ConcurrentSkipListMap<>();
-    /** For incoming-edge queries: ids that had, in some version, an edge to the key. A superset. */
-    private final ConcurrentHashMap<IntentId, Set<IntentId>> edgeSources = new ConcurrentHashMap<>();
+    private final EdgeSources edgeSources = new EdgeSources();
     private final AtomicLong bytes = new AtomicLong();
     private final long firstWalNumber;
     private volatile long minSequence = Long.MAX_VALUE;
@@ -62,7 +60,7 @@ public final class MemTable {
                 maxTimestamp = ts;
             }
             for (Edge e : version.intent().edges()) {
-                edgeSources.computeIfAbsent(e.target(), k -> ConcurrentHashMap.newKeySet()).add(version.id());
+                edgeSources.add(e.target(), version.id());
             }
         }
         bytes.addAndGet(estimateBytes(version));
@@ -89,8 +87,8 @@ public final class MemTable {
      * Ids that had an edge to {@code target} in some version held here: candidates only; the
      * caller checks the version it reads still has the edge.
      */
-    public Set<IntentId> edgeSourcesOf(IntentId target) {
-        return edgeSources.getOrDefault(target, Set.of());
+    public Collection<IntentId> edgeSourcesOf(IntentId target) {
+        return edgeSources.of(target);
     }
 
     /** All versions in key order (id ascending, newest first within an id). */
