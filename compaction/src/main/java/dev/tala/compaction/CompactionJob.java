@@ -39,8 +39,9 @@ import java.util.function.LongSupplier;
  * which recovery removes.
  *
  * <p>Interrupting the thread stops the job the same way: an {@link InterruptedIOException} from
- * the check between rows, or {@link java.nio.channels.ClosedByInterruptException} if the
- * interrupt lands in a file write; the outputs are deleted and the interrupt flag stays set.
+ * the check between rows (or, on a file layer whose channels an interrupt closes, a
+ * {@link java.nio.channels.ClosedByInterruptException} from a file write); the outputs are
+ * deleted and the interrupt flag stays set.
  *
  * <p>A job is configuration; {@link #run} keeps its state on the stack, so one job may run several
  * compactions, even concurrently (with distinct segment ids from {@code nextSegmentId}).

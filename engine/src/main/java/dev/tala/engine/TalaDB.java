@@ -3,6 +3,7 @@ package dev.tala.engine;
 import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionStats;
 import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.OperationInterruptedException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -14,6 +15,7 @@ import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.engine.query.SearchHit;
 import dev.tala.core.model.Status;
+import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.open.DatabaseOpener;
 import dev.tala.engine.view.PinnedView;
@@ -26,6 +28,7 @@ import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -124,6 +127,7 @@ public final class TalaDB implements AutoCloseable {
 
     /** Applies every write of {@code batch} atomically. */
     public long write(WriteBatch batch) {
+        checkOpen();
         List<WalOp> ops = batch.ops();
         if (ops.isEmpty()) {
             return db.visible().get();
@@ -209,7 +213,7 @@ public final class TalaDB implements AutoCloseable {
                 Thread.sleep(1);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new DatabaseClosedException("interrupted while waiting for a flush");
+                throw new OperationInterruptedException("interrupted while waiting for a flush (the database stays open)");
             }
         }
         db.failure().checkWritable();
@@ -222,22 +226,33 @@ public final class TalaDB implements AutoCloseable {
      * @return what the compaction did, or empty if there was nothing to compact
      */
     public Optional<CompactionStats> compact(CompactionProgress.Listener progress) {
-        checkOpen();
-        flush();
-        try {
-            return db.compactor().compactAll(progress);
-        } catch (IOException e) {
-            db.failure().fail("compaction failed", e);
-            throw new StorageException("compaction failed", e);
-        }
+        return compacting(compactor -> compactor.compactAll(progress));
     }
 
     /** Runs, now and on this thread, the compactions the policy would run in the background. */
     public List<CompactionStats> compactPending(CompactionProgress.Listener progress) {
+        return compacting(compactor -> compactor.compactPending(progress));
+    }
+
+    private interface CompactionCall<T> {
+        T run(Compactor compactor) throws IOException;
+    }
+
+    /** Flushes, runs {@code call} on this thread, and turns what it throws into the API's errors. */
+    private <T> T compacting(CompactionCall<T> call) {
         checkOpen();
         flush();
         try {
-            return db.compactor().compactPending(progress);
+            return call.run(db.compactor());
+        } catch (InterruptedIOException e) {
+            // Stopped between rows or while rate-limited: the job deleted its outputs and never
+            // touched its inputs, so the database is as it was and stays writable.
+            if (closed) {
+                throw new DatabaseClosedException("the database in " + db.layout().dir()
+                        + " was closed during the compaction; its segments are as they were");
+            }
+            Thread.currentThread().interrupt();
+            throw new OperationInterruptedException("the compaction was interrupted; its segments are as they were");
         } catch (IOException e) {
             db.failure().fail("compaction failed", e);
             throw new StorageException("compaction failed", e);
@@ -256,14 +271,7 @@ public final class TalaDB implements AutoCloseable {
 
     /** Compacts the smallest run of segments covering every one that overlaps [from, to). */
     public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
-        checkOpen();
-        flush();
-        try {
-            return db.compactor().compactRange(from, to, progress);
-        } catch (IOException e) {
-            db.failure().fail("compaction failed", e);
-            throw new StorageException("compaction failed", e);
-        }
+        return compacting(compactor -> compactor.compactRange(from, to, progress));
     }
 
     public DbStats stats() {

@@ -478,9 +478,10 @@ public final class WriteAheadLog implements Closeable {
 
     /**
      * Runs a leader's I/O without the lock; whatever it throws becomes the log's failure. The
-     * caller's interrupt flag is set aside meanwhile: a FileChannel used by an interrupted
+     * caller's interrupt flag is set aside meanwhile: a plain FileChannel used by an interrupted
      * thread closes itself, which would fail the log for good because one writer was cancelled.
-     * (An interrupt that arrives during the I/O still does; see docs/RECOVERY.md.)
+     * The local file layer's channels ignore interrupts altogether; this covers layers that
+     * do not (see docs/RECOVERY.md).
      */
     private static Throwable runIo(IoStep step) {
         boolean interrupted = Thread.interrupted();

@@ -21,7 +21,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The file layer over the real file system, with FileChannel I/O and FFM mappings. */
+/**
+ * The file layer over the real file system, with FileChannel I/O and FFM mappings. Its channels
+ * ignore Java interrupts ({@link UninterruptibleChannels}): an interrupted caller's operation
+ * completes and its interrupt flag stays set.
+ */
 public final class LocalFileLayer implements FileLayer {
     /** One instance is enough; it holds no state but the process-wide lock table. */
     public static final LocalFileLayer INSTANCE = new LocalFileLayer();
@@ -35,25 +39,25 @@ public final class LocalFileLayer implements FileLayer {
 
     @Override
     public WritableFile create(Path file) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         return new ChannelWritableFile(file, ch);
     }
 
     @Override
     public WritableFile openForAppend(Path file) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+        FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.WRITE);
         return new ChannelWritableFile(file, ch);
     }
 
     @Override
     public ReadableFile openForRead(Path file) throws IOException {
-        return new ChannelReadableFile(file, FileChannel.open(file, StandardOpenOption.READ));
+        return new ChannelReadableFile(file, UninterruptibleChannels.open(file, StandardOpenOption.READ));
     }
 
     @Override
     public MappedRegion map(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.READ)) {
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment segment = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
@@ -111,7 +115,7 @@ public final class LocalFileLayer implements FileLayer {
 
     @Override
     public void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+        try (FileChannel ch = UninterruptibleChannels.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         }
     }
@@ -124,7 +128,7 @@ public final class LocalFileLayer implements FileLayer {
         }
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            ch = UninterruptibleChannels.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             FileLock lock;
             try {

@@ -52,6 +52,39 @@ class LocalFileLayerTest {
                 "a closed mapping refuses access instead of crashing");
     }
 
+    /**
+     * A plain FileChannel used by a thread whose interrupt flag is set closes itself at the next
+     * operation (ClosedByInterruptException), which would fail a WAL for every writer. The
+     * layer's files ignore the interrupt and leave the flag set for the caller.
+     */
+    @Test
+    void anInterruptedCallerNeitherClosesAFileNorLosesItsInterrupt() throws Exception {
+        assertTrue(UninterruptibleChannels.supported(), "the test JVM runs with jvm.options");
+        Path p = dir.resolve("f");
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(new byte[] {1, 2}));
+            Thread.currentThread().interrupt();
+            try {
+                f.append(ByteBuffer.wrap(new byte[] {3}));
+                f.write(0, ByteBuffer.wrap(new byte[] {7}));
+                f.force();
+                assertEquals(3, f.size());
+                try (ReadableFile in = fs.openForRead(p)) {
+                    ByteBuffer b = ByteBuffer.allocate(3);
+                    in.readFully(0, b);
+                    assertArrayEquals(new byte[] {7, 2, 3}, b.array());
+                }
+                fs.syncDirectory(dir);
+                assertTrue(Thread.currentThread().isInterrupted(), "the caller's interrupt is kept");
+            } finally {
+                Thread.interrupted();
+            }
+            f.append(ByteBuffer.wrap(new byte[] {4}));
+            f.force();
+        }
+        assertArrayEquals(new byte[] {7, 2, 3, 4}, Files.readAllBytes(p));
+    }
+
     @Test
     void preallocationGivesBlocksBeyondTheEndWithoutChangingLengthOrContents() throws Exception {
         assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");
@@ -146,7 +179,7 @@ class LocalFileLayerTest {
         Path lock = dir.resolve("LOCK");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LockHolder.class.getName(), lock.toString()).redirectErrorStream(true).start();
+                LockHolder.class.getName(), lock.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream()));
             assertEquals("locked", out.readLine());

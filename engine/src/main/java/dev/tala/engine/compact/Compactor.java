@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -141,6 +142,9 @@ public final class Compactor {
                                               CompactionProgress.Listener listener) throws IOException {
         oneAtATime.lock();
         try {
+            if (worker.stopping()) {
+                throw new InterruptedIOException("the database is closing");
+            }
             failure.checkWritable();
             List<SegmentHandle> segments = live.segments();
             Optional<CompactionChoice> picked = select.apply(SegmentHandle.metas(segments));
@@ -211,11 +215,25 @@ public final class Compactor {
      * deletes its outputs (its inputs are untouched), so close never waits for a long merge. It
      * is not interrupted: an interrupt closes whatever file channel the thread is using, which
      * could be the MANIFEST's in the middle of an edit. A compaction already committing its
-     * edit finishes it.
+     * edit finishes it. The same goes for a compaction an embedder runs on its own thread
+     * ({@code TalaDB.compact}): this returns once it has ended, so that closing never unmaps
+     * segments it still reads, and a later one refuses to start.
      */
     public void shutdown() {
-        if (!worker.stop(Duration.ofMinutes(1))) {
+        Duration patience = Duration.ofMinutes(1);
+        if (!worker.stop(patience)) {
             LOG.warn("a compaction is still committing after a minute; closing anyway");
+        }
+        boolean ended = false;
+        try {
+            ended = oneAtATime.tryLock(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (ended) {
+            oneAtATime.unlock();
+        } else {
+            LOG.warn("a compaction on a caller's thread has not ended; closing anyway");
         }
     }
 

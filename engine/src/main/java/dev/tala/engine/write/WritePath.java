@@ -2,6 +2,7 @@ package dev.tala.engine.write;
 
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.error.OperationInterruptedException;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.read.PointLookup;
 import dev.tala.engine.view.LiveState;
@@ -182,7 +183,7 @@ public final class WritePath {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new DatabaseClosedException("interrupted while waiting for a flush");
+            throw new OperationInterruptedException("interrupted while waiting for a flush to make room; nothing was written");
         } finally {
             stallNanos.addAndGet(System.nanoTime() - start);
         }

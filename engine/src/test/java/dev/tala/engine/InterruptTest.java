@@ -1,0 +1,160 @@
+package dev.tala.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.compaction.CompactionProgress;
+import dev.tala.core.error.DatabaseClosedException;
+import dev.tala.core.error.OperationInterruptedException;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Status;
+import dev.tala.core.testing.RandomIntents;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.wal.Durability;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A service cancels requests by interrupting their threads ({@code Future.cancel(true)},
+ * {@code shutdownNow}). An interrupt may end the interrupted call, never the database.
+ */
+class InterruptTest {
+    static final int DIM = 8;
+    @TempDir
+    Path dir;
+
+    @Test
+    void writersInterruptedAtRandomNeitherFailTheDatabaseNorLoseAcknowledgedWrites() throws Exception {
+        Options options = Options.builder().dimension(DIM).memtableBytes(256 * 1024)
+                .durability(Durability.sync()).build();
+        ConcurrentLinkedQueue<Intent> acknowledged = new ConcurrentLinkedQueue<>();
+        AtomicReference<Throwable> unexpected = new AtomicReference<>();
+        int interrupts = 0;
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                int seed = w;
+                writers.add(Thread.ofPlatform().start(() -> {
+                    RandomIntents gen = new RandomIntents(100 + seed, DIM);
+                    while (!stop.get()) {
+                        Intent intent = gen.next();
+                        try {
+                            db.put(intent);
+                            acknowledged.add(intent);
+                        } catch (OperationInterruptedException e) {
+                            // allowed: interrupted while waiting for room, nothing written
+                        } catch (Throwable t) {
+                            unexpected.compareAndSet(null, t);
+                            return;
+                        }
+                        Thread.interrupted(); // the next request starts afresh, as in a pool
+                    }
+                }));
+            }
+            long end = System.nanoTime() + 1_500_000_000L;
+            while (System.nanoTime() < end && unexpected.get() == null) {
+                writers.get(ThreadLocalRandom.current().nextInt(writers.size())).interrupt();
+                interrupts++;
+                Thread.sleep(0, 200_000);
+            }
+            stop.set(true);
+            for (Thread t : writers) {
+                t.join();
+            }
+            if (unexpected.get() != null) {
+                throw new AssertionError("a writer failed after " + interrupts + " interrupts", unexpected.get());
+            }
+            assertFalse(db.stats().failed(), "the database failed");
+            assertTrue(acknowledged.size() > 100, "only " + acknowledged.size() + " writes acknowledged");
+            db.put(new RandomIntents(7, DIM).next());
+            for (Intent i : acknowledged) {
+                assertEquals(i, db.get(i.id()).orElseThrow(), "acknowledged, then lost");
+            }
+        }
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            for (Intent i : acknowledged) {
+                assertEquals(i, db.get(i.id()).orElseThrow(), "lost across the reopen");
+            }
+        }
+    }
+
+    @Test
+    void anInterruptedCompactionStopsAndLeavesTheDatabaseWritable() {
+        Options options = Options.builder().dimension(DIM).memtableBytes(64L << 20)
+                .durability(Durability.none()).backgroundCompaction(false).build();
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            List<Intent> intents = fill(db, 10_000);
+            List<SegmentMeta> before = db.liveSegments();
+            Thread.currentThread().interrupt();
+            try {
+                assertThrows(OperationInterruptedException.class, () -> db.compact(CompactionProgress.Listener.NONE));
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+            } finally {
+                Thread.interrupted();
+            }
+            assertFalse(db.stats().failed());
+            assertEquals(before, db.liveSegments(), "the segments are as they were");
+            assertTrue(db.compact(CompactionProgress.Listener.NONE).isPresent());
+            for (Intent i : intents) {
+                assertEquals(Status.SUCCESS, db.get(i.id()).orElseThrow().status());
+            }
+        }
+    }
+
+    @Test
+    void closingDuringACallersCompactionWaitsForItAndLosesNothing() throws Exception {
+        Options options = Options.builder().dimension(DIM).memtableBytes(64L << 20)
+                .durability(Durability.none()).backgroundCompaction(false).build();
+        List<Intent> intents;
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            intents = fill(db, 60_000);
+            Thread compacting = Thread.ofPlatform().start(() -> {
+                try {
+                    db.compact(CompactionProgress.Listener.NONE);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            });
+            Thread.sleep(20);
+            db.close();
+            compacting.join();
+        }
+        Throwable t = thrown.get();
+        assertTrue(t == null || t instanceof DatabaseClosedException, "the compaction threw " + t);
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            assertFalse(db.stats().failed());
+            for (Intent i : intents) {
+                assertEquals(Status.SUCCESS, db.get(i.id()).orElseThrow().status());
+            }
+        }
+    }
+
+    /** Puts {@code count} intents, flushes, gives each an outcome, flushes again. */
+    private static List<Intent> fill(TalaDB db, int count) {
+        RandomIntents gen = new RandomIntents(3, DIM);
+        List<Intent> intents = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Intent intent = gen.next();
+            db.put(intent);
+            intents.add(intent);
+        }
+        db.flush();
+        for (Intent i : intents) {
+            db.attachOutcome(i.id(), Status.SUCCESS, new Outcome(1, 0));
+        }
+        db.flush();
+        return intents;
+    }
+}
