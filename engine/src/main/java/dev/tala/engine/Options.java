@@ -25,6 +25,28 @@ public final class Options {
     public static final int DEFAULT_WAL_RECYCLE_FILES = 0;
     public static final int MAX_WAL_RECYCLE_FILES = 16;
 
+    /** The smallest memtable a database accepts. */
+    public static final long MIN_MEMTABLE_BYTES = 4096;
+    /** The smallest MANIFEST rewrite size (1 rewrites it at every open, which crash tests use). */
+    public static final long MIN_MANIFEST_REWRITE_BYTES = 1;
+
+    /** Returns {@code dim} if it is a valid embedding dimension, else throws. */
+    public static int checkDimension(int dim) {
+        if (dim < 1 || dim > IntentLimits.MAX_DIMENSION) {
+            throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got " + dim);
+        }
+        return dim;
+    }
+
+    /** Returns {@code bytes} if it is a valid memtable size, else throws. */
+    public static long checkMemtableBytes(long bytes) {
+        if (bytes < MIN_MEMTABLE_BYTES) {
+            throw new IllegalArgumentException("memtable size must be at least " + MIN_MEMTABLE_BYTES
+                    + " bytes, got " + bytes);
+        }
+        return bytes;
+    }
+
     /** Returns {@code n} if it is a valid {@code walRecycleFiles} setting, else throws. */
     public static int checkWalRecycleFiles(int n) {
         if (n < 0 || n > MAX_WAL_RECYCLE_FILES) {
@@ -203,10 +225,7 @@ public final class Options {
 
         /** The embedding dimension (default 384 for a new database). */
         public Builder dimension(int dim) {
-            if (dim < 1 || dim > IntentLimits.MAX_DIMENSION) {
-                throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got " + dim);
-            }
-            this.dimension = OptionalInt.of(dim);
+            this.dimension = OptionalInt.of(checkDimension(dim));
             return this;
         }
 
@@ -218,10 +237,7 @@ public final class Options {
 
         /** The memtable size at which it is frozen and flushed (default 64 MiB). */
         public Builder memtableBytes(long bytes) {
-            if (bytes < 4096) {
-                throw new IllegalArgumentException("memtable size must be at least 4096 bytes, got " + bytes);
-            }
-            this.memtableBytes = OptionalLong.of(bytes);
+            this.memtableBytes = OptionalLong.of(checkMemtableBytes(bytes));
             return this;
         }
 
@@ -273,6 +289,10 @@ public final class Options {
 
         /** Rewrite the MANIFEST as a snapshot once it grows past this size. */
         public Builder manifestRewriteBytes(long bytes) {
+            if (bytes < MIN_MANIFEST_REWRITE_BYTES) {
+                throw new IllegalArgumentException("the MANIFEST rewrite size must be at least "
+                        + MIN_MANIFEST_REWRITE_BYTES + " bytes, got " + bytes);
+            }
             this.manifestRewriteBytes = bytes;
             return this;
         }
@@ -331,6 +351,10 @@ public final class Options {
          * (e.g. int8 for cold data); search ranks them with that precision.
          */
         public Builder coldEmbeddingType(EmbeddingType type, int fromLevel) {
+            if (fromLevel < 1) {
+                throw new IllegalArgumentException("the cold level must be 1 or deeper (level 0 holds flushes), got "
+                        + fromLevel);
+            }
             this.coldEmbeddingType = Optional.of(Objects.requireNonNull(type));
             this.coldLevel = fromLevel;
             return this;

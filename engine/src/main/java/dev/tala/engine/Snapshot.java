@@ -108,6 +108,9 @@ public final class Snapshot implements AutoCloseable {
 
     /** At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first. */
     public List<Intent> scan(long from, long to, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("the scan limit must be 0 or more, got " + limit);
+        }
         List<Intent> out = new ArrayList<>();
         if (limit > 0) {
             scan(from, to, i -> {

@@ -18,11 +18,10 @@ import dev.tala.segment.vector.Metric;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -278,35 +277,50 @@ class QueryPropertyTest {
         return out;
     }
 
+    /**
+     * Written from the rule rather than as a second breadth-first loop: the distance of every
+     * node from {@code start} along edges of the allowed relations and direction; an edge is
+     * reported once when an endpoint it may be followed from lies within {@code maxDepth - 1},
+     * at one plus the smaller such distance.
+     */
     private static List<Hop> expectedTraversal(Map<IntentId, Intent> model, IntentId start, int maxDepth,
                                                Set<Relation> relations, Direction direction) {
-        List<Hop> out = new ArrayList<>();
-        if (!model.containsKey(start)) {
-            return out;
-        }
-        Set<IntentId> visited = new HashSet<>(Set.of(start));
-        ArrayDeque<IntentId> frontier = new ArrayDeque<>(List.of(start));
-        for (int depth = 1; depth <= maxDepth && !frontier.isEmpty(); depth++) {
-            ArrayDeque<IntentId> next = new ArrayDeque<>();
-            for (IntentId node : frontier) {
-                List<Hop> hops = new ArrayList<>();
-                if (direction != Direction.INCOMING) {
-                    hops.addAll(expectedFrom(model, node, depth));
-                }
-                if (direction != Direction.OUTGOING) {
-                    hops.addAll(expectedTo(model, node, depth));
-                }
-                for (Hop h : hops) {
-                    if (relations.isEmpty() || relations.contains(h.relation())) {
-                        out.add(h);
-                        IntentId reached = h.from().equals(node) ? h.to() : h.from();
-                        if (visited.add(reached)) {
-                            next.add(reached);
-                        }
-                    }
+        List<Hop> edges = new ArrayList<>();
+        for (Intent source : model.values()) {
+            for (Hop h : expectedFrom(model, source.id(), 0)) {
+                if (relations.isEmpty() || relations.contains(h.relation())) {
+                    edges.add(h);
                 }
             }
-            frontier = next;
+        }
+        boolean outgoing = direction != Direction.INCOMING;
+        boolean incoming = direction != Direction.OUTGOING;
+        Map<IntentId, Integer> distance = new HashMap<>();
+        if (model.containsKey(start)) {
+            distance.put(start, 0);
+        }
+        for (int d = 0; d < maxDepth - 1; d++) {
+            for (Hop e : edges) {
+                if (outgoing && Integer.valueOf(d).equals(distance.get(e.from()))) {
+                    distance.putIfAbsent(e.to(), d + 1);
+                }
+                if (incoming && Integer.valueOf(d).equals(distance.get(e.to()))) {
+                    distance.putIfAbsent(e.from(), d + 1);
+                }
+            }
+        }
+        List<Hop> out = new ArrayList<>();
+        for (Hop e : edges) {
+            int nearest = Integer.MAX_VALUE;
+            if (outgoing && distance.containsKey(e.from())) {
+                nearest = distance.get(e.from());
+            }
+            if (incoming && distance.containsKey(e.to())) {
+                nearest = Math.min(nearest, distance.get(e.to()));
+            }
+            if (nearest < maxDepth) {
+                out.add(new Hop(e.from(), e.to(), e.relation(), e.weight(), nearest + 1));
+            }
         }
         return out;
     }

@@ -14,6 +14,7 @@ import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,6 +117,56 @@ class TalaDBTest {
         assertTrue(e.getMessage().contains("has embedding dimension " + DIM), e.getMessage());
         try (TalaDB db = TalaDB.open(dir)) {
             assertEquals(DIM, db.dimension(), "the stored dimension is used when none is given");
+        }
+    }
+
+    /** A hand-edited OPTIONS file is held to the builder's rules, and the error names the line. */
+    @Test
+    void anOptionsFileWithAValueTheBuilderRefusesDoesNotOpen() throws Exception {
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            db.put(new RandomIntents(1, DIM).next());
+        }
+        Path options = dir.resolve("OPTIONS");
+        String good = Files.readString(options);
+        for (String[] edit : new String[][] {
+                {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be at least 4096"},
+                {"dimension=\\d+", "dimension=abc", "dimension=abc: For input string"},
+                {"dimension=\\d+", "dimension=-3", "dimension=-3: dimension must be 1 to"},
+                {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"}}) {
+            Files.writeString(options, good.replaceFirst(edit[0], edit[1]));
+            TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir), edit[1]);
+            assertTrue(e.getMessage().contains(edit[2]), e.getMessage());
+            assertTrue(e.getMessage().contains("OPTIONS"), e.getMessage());
+        }
+        List<Path> walFiles;
+        try (var files = Files.list(dir.resolve("wal"))) {
+            walFiles = files.toList();
+        }
+        assertTrue(walFiles.size() <= 2, "a refused open started WAL files: " + walFiles);
+        Files.writeString(options, good);
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+    }
+
+    /** k comes from requests; a huge one returns everything, not an OutOfMemoryError. */
+    @Test
+    void aSearchForMoreHitsThanStoredReturnsThemAll() {
+        RandomIntents gen = new RandomIntents(9, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (int i = 0; i < 30; i++) {
+                db.put(gen.next());
+            }
+            db.flush();
+            for (int i = 0; i < 20; i++) {
+                db.put(gen.next());
+            }
+            float[] query = gen.next().embedding();
+            assertEquals(50, db.search(query, Integer.MAX_VALUE, SearchFilter.ALL).size());
+            assertEquals(50, db.search(query, 300_000_000, SearchFilter.ALL).size());
+            NullPointerException e = assertThrows(NullPointerException.class,
+                    () -> db.search(null, 3, SearchFilter.ALL));
+            assertEquals("vector", e.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.ReadableFile;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.recovery.RecoveryReport.Action;
@@ -19,6 +20,7 @@ import dev.tala.wal.WalRecord;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -183,6 +185,10 @@ public final class DatabaseRecovery implements AutoCloseable {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
                             + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
+                } else if (stoppedIn(f) && f.droppedTailBytes() > 0) {
+                    // Point in time: what follows the damage may be intact records; keep a copy.
+                    Path copy = copyToLost(f.file());
+                    cutAtStop(f, copy);
                 } else if (f.droppedTailBytes() > 0 || f.size() == 0) {
                     // An empty file was created by a process that died before writing its header.
                     // Left in place, it would sit below the WAL file this open creates, where an
@@ -190,6 +196,13 @@ public final class DatabaseRecovery implements AutoCloseable {
                     truncateTail(f);
                 }
                 if (!f.skipped().isEmpty()) {
+                    // The file is deleted once the flush this forces has its records in a
+                    // segment; the skipped bytes would go with it.
+                    Path copy = copyToLost(f.file());
+                    for (ReplayReport.Skipped skip : f.skipped()) {
+                        act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
+                                + skip.offset() + " (" + skip.what() + "); the file as it was is kept as " + copy);
+                    }
                     needsFlush = true;
                 }
             }
@@ -283,10 +296,17 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens the listed segments first, and only then deletes or moves aside the unlisted ones:
+     * an open that is going to fail (a listed segment missing or damaged) changes nothing, so
+     * the files an operator needs to repair it are where they were.
+     */
     private void triageSegments() throws IOException {
+        List<Path> files = fs.list(layout.segmentDir());
+        openListedSegments(files);
         long maxId = 0;
         boolean deleted = false;
-        for (Path p : fs.list(layout.segmentDir())) {
+        for (Path p : files) {
             OptionalLong id = DatabaseLayout.segmentId(p);
             if (id.isEmpty()) {
                 continue;
@@ -314,11 +334,15 @@ public final class DatabaseRecovery implements AutoCloseable {
         if (deleted) {
             fs.syncDirectory(layout.segmentDir());
         }
+        nextFileNumber = Math.max(nextFileNumber, maxId + 1);
+    }
+
+    private void openListedSegments(List<Path> files) throws IOException {
         for (long id : manifest.segments().keySet()) {
             Path p = layout.segmentFile(id);
             if (!fs.exists(p)) {
                 throw new CorruptionException(layout.manifestFile().toString(), 0,
-                        "lists segment " + id + " but " + p + " is missing");
+                        "lists segment " + id + " but " + p + " is missing" + unlistedHint(files));
             }
             SegmentReader reader = SegmentReader.open(fs, p);
             segments.put(id, reader);
@@ -327,7 +351,24 @@ public final class DatabaseRecovery implements AutoCloseable {
                         + " but the file is segment " + id);
             }
         }
-        nextFileNumber = Math.max(nextFileNumber, maxId + 1);
+    }
+
+    /** For an operator repairing a MANIFEST: the segments it does not list, and its torn tail. */
+    private String unlistedHint(List<Path> files) {
+        List<Long> unlisted = new ArrayList<>();
+        for (Path p : files) {
+            OptionalLong id = DatabaseLayout.segmentId(p);
+            if (id.isPresent() && !manifest.segments().containsKey(id.getAsLong())
+                    && !manifest.obsolete().contains(id.getAsLong())) {
+                unlisted.add(id.getAsLong());
+            }
+        }
+        if (unlisted.isEmpty()) {
+            return "";
+        }
+        String torn = manifestTornBytes == 0 ? "" : "; the " + manifestTornBytes + " bytes after offset "
+                + manifestValidEnd + " were taken for a torn edit, and may be the edit that listed them";
+        return " (segments the MANIFEST does not list are present and were left in place: " + unlisted + torn + ")";
     }
 
     /**
@@ -391,7 +432,43 @@ public final class DatabaseRecovery implements AutoCloseable {
                 + " (a write torn by the crash)");
     }
 
-    private void moveToLost(Path p, String reason, Action.Kind kind) throws IOException {
+    private boolean stoppedIn(ReplayReport.FileReport f) {
+        return replay.stoppedAt() != null && replay.stoppedAt().file().equals(f.file());
+    }
+
+    private void cutAtStop(ReplayReport.FileReport f, Path copy) throws IOException {
+        try (WritableFile out = fs.openForAppend(f.file())) {
+            out.truncate(f.validEnd());
+            out.force();
+        }
+        act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
+                + " dropped at the point-in-time stop (" + replay.stoppedAt().what() + "); the file as it was is kept as "
+                + copy);
+    }
+
+    /**
+     * Copies {@code p} into {@code lost/} (durably) and returns the copy's path: for a WAL file
+     * whose damaged or unreplayed bytes recovery drops while the file itself must stay until
+     * its records are in a segment.
+     */
+    private Path copyToLost(Path p) throws IOException {
+        Path target = lostTarget(p);
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
+        try (ReadableFile in = fs.openForRead(p); WritableFile out = fs.create(target)) {
+            long size = in.size();
+            for (long at = 0; at < size; at += chunk.capacity()) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
+                in.readFully(at, chunk);
+                out.append(chunk.flip());
+            }
+            out.force();
+        }
+        fs.syncDirectory(target.getParent());
+        return target;
+    }
+
+    /** A free name in {@code lost/} for {@code p}, creating the directory if needed. */
+    private Path lostTarget(Path p) throws IOException {
         Path lost = layout.lostDir();
         if (!fs.exists(lost)) {
             fs.createDirectories(lost);
@@ -401,8 +478,13 @@ public final class DatabaseRecovery implements AutoCloseable {
         for (int i = 1; fs.exists(target); i++) {
             target = lost.resolve(p.getFileName() + "." + i);
         }
+        return target;
+    }
+
+    private void moveToLost(Path p, String reason, Action.Kind kind) throws IOException {
+        Path target = lostTarget(p);
         fs.rename(p, target);
-        fs.syncDirectory(lost);
+        fs.syncDirectory(target.getParent());
         fs.syncDirectory(p.getParent());
         act(kind, p, reason + "; now " + target);
     }

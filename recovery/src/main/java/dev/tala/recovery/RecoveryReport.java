@@ -19,7 +19,8 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
     /** A change recovery made to the directory. */
     public record Action(Kind kind, String file, String reason) {
         public enum Kind { DELETED_PARTIAL_SEGMENT, DELETED_OBSOLETE_SEGMENT, MOVED_TO_LOST, DELETED_OBSOLETE_WAL,
-            TRUNCATED_WAL_TAIL, DROPPED_WAL_AFTER_STOP, IGNORED_MANIFEST_TAIL, DELETED_TEMPORARY_FILE }
+            TRUNCATED_WAL_TAIL, DROPPED_WAL_AFTER_STOP, SKIPPED_WAL_RECORD, IGNORED_MANIFEST_TAIL,
+            DELETED_TEMPORARY_FILE }
 
         @Override
         public String toString() {

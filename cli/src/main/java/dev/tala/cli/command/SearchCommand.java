@@ -76,7 +76,7 @@ public final class SearchCommand implements Callable<Integer> {
             if (probe.like != null) {
                 IntentId id = IntentId.parse(probe.like);
                 Intent like = s.get(id).orElseThrow(() -> new TalaException("no intent " + id));
-                hits = new ArrayList<>(s.search(like.embedding(), k + 1, filter));
+                hits = new ArrayList<>(s.search(like.embedding(), k == Integer.MAX_VALUE ? k : k + 1, filter));
                 hits.removeIf(h -> h.intent().id().equals(id));
                 if (hits.size() > k) {
                     hits = hits.subList(0, k);

@@ -2,6 +2,7 @@ package dev.tala.engine.open;
 
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.engine.Options;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.Durability;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * The options a database was created with, as written in DIR/OPTIONS: a small text file an
@@ -38,14 +40,24 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         if (!format.trim().equals(Integer.toString(FORMAT))) {
             throw new CorruptionException(name, 0, "OPTIONS format " + format + " is not supported");
         }
+        int dimension = field(name, p, "dimension", v -> Options.checkDimension(Integer.parseInt(v)));
+        EmbeddingType type = field(name, p, "dtype", StoredOptions::parseType);
+        long memtable = field(name, p, "memtable_bytes", v -> Options.checkMemtableBytes(Long.parseLong(v)));
+        Durability durability = field(name, p, "durability", Durability::parse);
+        return new StoredOptions(dimension, type, memtable, durability);
+    }
+
+    /**
+     * Parses and checks one line, with the rules a new database's options follow: a hand-edited
+     * OPTIONS file must not open a database that a builder would refuse (a memtable of 0 bytes
+     * would switch memtables, and start WAL files, without end).
+     */
+    private static <T> T field(String file, Properties p, String key, Function<String, T> parse) {
+        String value = required(p, key, file).trim();
         try {
-            int dimension = Integer.parseInt(required(p, "dimension", name).trim());
-            EmbeddingType type = parseType(required(p, "dtype", name).trim(), name);
-            long memtable = Long.parseLong(required(p, "memtable_bytes", name).trim());
-            Durability durability = Durability.parse(required(p, "durability", name));
-            return new StoredOptions(dimension, type, memtable, durability);
+            return parse.apply(value);
         } catch (IllegalArgumentException e) {
-            throw new CorruptionException(name, 0, "unreadable value: " + e.getMessage());
+            throw new CorruptionException(file, 0, key + "=" + value + ": " + e.getMessage());
         }
     }
 
@@ -57,13 +69,21 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         return v;
     }
 
-    /** Parses f32, f16, bf16 or int8. */
+    /** Parses f32, f16, bf16 or int8; {@code where} (an option's name) starts the error. */
     public static EmbeddingType parseType(String label, String where) {
+        try {
+            return parseType(label);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage());
+        }
+    }
+
+    private static EmbeddingType parseType(String label) {
         for (EmbeddingType t : EmbeddingType.values()) {
             if (t.label().equals(label)) {
                 return t;
             }
         }
-        throw new IllegalArgumentException(where + ": embedding type \"" + label + "\" is not f32, f16, bf16 or int8");
+        throw new IllegalArgumentException("embedding type \"" + label + "\" is not f32, f16, bf16 or int8");
     }
 }

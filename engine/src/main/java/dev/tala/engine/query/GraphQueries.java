@@ -12,8 +12,11 @@ import dev.tala.segment.IncomingEdge;
 import dev.tala.segment.SegmentReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -130,13 +133,24 @@ public final class GraphQueries {
      * relation is in {@code relations} (all when empty) in {@code direction}. Each intent is
      * expanded once; each edge found is reported once, with the depth at which it was reached.
      */
+    /**
+     * Breadth first: a node reached at depth d has its edges reported at depth d + 1. Every edge
+     * between reached nodes is reported once, at the depth of its first endpoint to be expanded,
+     * including one that leads back to a node already reached. Following both directions, an
+     * edge X to Y is found from X (outgoing) and again from Y (incoming); it is kept from the
+     * endpoint expanded first, and from X when both are expanded at the same depth.
+     */
     public List<Hop> traverse(IntentId start, int maxDepth, Set<Relation> relations, Direction direction) {
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(relations, "relations");
         List<Hop> out = new ArrayList<>();
         if (maxDepth < 1 || !isLive(start)) {
             return out;
         }
-        Set<IntentId> visited = new HashSet<>();
-        visited.add(start);
+        boolean both = direction == Direction.BOTH;
+        // The depth at which each reached node is (or would be) expanded.
+        Map<IntentId, Integer> expandedAt = new HashMap<>();
+        expandedAt.put(start, 1);
         ArrayDeque<IntentId> frontier = new ArrayDeque<>();
         frontier.add(start);
         for (int depth = 1; depth <= maxDepth && !frontier.isEmpty(); depth++) {
@@ -144,10 +158,18 @@ public final class GraphQueries {
             for (IntentId node : frontier) {
                 List<Hop> hops = new ArrayList<>();
                 if (direction != Direction.INCOMING) {
-                    hops.addAll(edgesFrom(node, depth));
+                    for (Hop h : edgesFrom(node, depth)) {
+                        if (!both || expandedAt.getOrDefault(h.to(), Integer.MAX_VALUE) >= depth) {
+                            hops.add(h);
+                        }
+                    }
                 }
                 if (direction != Direction.OUTGOING) {
-                    hops.addAll(edgesTo(node, depth));
+                    for (Hop h : edgesTo(node, depth)) {
+                        if (!both || expandedAt.getOrDefault(h.from(), Integer.MAX_VALUE) > depth) {
+                            hops.add(h);
+                        }
+                    }
                 }
                 for (Hop h : hops) {
                     if (!relations.isEmpty() && !relations.contains(h.relation())) {
@@ -155,7 +177,7 @@ public final class GraphQueries {
                     }
                     out.add(h);
                     IntentId reached = h.from().equals(node) ? h.to() : h.from();
-                    if (visited.add(reached)) {
+                    if (expandedAt.putIfAbsent(reached, depth + 1) == null) {
                         next.add(reached);
                     }
                 }

@@ -30,6 +30,9 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
     }
 
     public SearchFilter withMinConfidence(float min) {
+        if (!(min >= 0 && min <= 1)) {
+            throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + min);
+        }
         return new SearchFilter(fromTimestamp, toTimestamp, statuses, min);
     }
 

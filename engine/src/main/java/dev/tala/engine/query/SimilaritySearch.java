@@ -19,6 +19,7 @@ import dev.tala.segment.vector.VectorScoring;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.IntStream;
 
 /**
@@ -50,6 +51,8 @@ public final class SimilaritySearch {
     }
 
     public List<SearchHit> search(float[] vector, int k, Metric metric, SearchFilter filter, int dimension) {
+        Objects.requireNonNull(vector, "vector");
+        Objects.requireNonNull(filter, "filter");
         if (vector.length != dimension) {
             throw new InvalidIntentException("vector", "has " + vector.length + " values but the database's dimension is "
                     + dimension);
@@ -60,7 +63,15 @@ public final class SimilaritySearch {
         Query query = Query.of(vector);
         // Keys name the source (memtables first, then segments) and the row or memtable candidate.
         List<List<Intent>> memCandidates = new ArrayList<>();
-        TopK top = new TopK(k);
+        // A k from a request may be far beyond what is stored; the heaps hold no more than could fill them.
+        long stored = 0;
+        for (MemTable m : memtables) {
+            stored += m.versionCount();
+        }
+        for (SegmentHandle h : segments) {
+            stored += h.reader().putCount();
+        }
+        TopK top = new TopK(capacity(k, stored));
         for (int m = 0; m < memtables.size(); m++) {
             memCandidates.add(scoreMemtable(m, query, metric, filter, top));
         }
@@ -107,11 +118,15 @@ public final class SimilaritySearch {
         return candidates;
     }
 
+    private static int capacity(int k, long candidates) {
+        return (int) Math.max(1, Math.min(k, candidates));
+    }
+
     private TopK scoreSegment(int s, int source, Query query, Metric metric, SearchFilter filter, int k) {
-        TopK top = new TopK(k);
         SegmentHandle handle = segments.get(s);
         SegmentMeta meta = handle.meta();
         SegmentReader r = handle.reader();
+        TopK top = new TopK(capacity(k, r.putCount()));
         if (r.putCount() == 0 || !filter.overlaps(meta.minTimestamp(), meta.maxTimestamp())) {
             return top;
         }
@@ -127,7 +142,7 @@ public final class SimilaritySearch {
                 }
                 float score = scores[slot - from];
                 long key = ((long) source << SOURCE_SHIFT) | row;
-                if (score == score && (top.size() < k || score >= top.threshold())
+                if (score == score && (top.size() < top.capacity() || score >= top.threshold())
                         && filter.accepts(r.timestamp(row), r.status(row), r.confidence(row))
                         && !shadowedBySegmentOrMemtable(r.id(row), s)) {
                     top.offer(score, key);

@@ -128,6 +128,89 @@ class RecoveryProtocolTest {
         }
     }
 
+    /**
+     * An open that fails on a listed segment changes nothing: the unlisted segment that an
+     * operator may need to repair the MANIFEST stays where it was, and the error names it.
+     */
+    @Test
+    void anOpenThatFailsOnAMissingListedSegmentMovesNothingAside() throws IOException {
+        Path dir = tmp.resolve("db");
+        fill(dir, 1, 50);
+        Path listed = onlySegment(dir);
+        Path other = tmp.resolve("other");
+        fill(other, 2, 30);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Path unlisted = layout.segmentFile(900);
+        Files.copy(onlySegment(other), unlisted);
+        Files.delete(listed);
+
+        CorruptionException e = assertThrows(CorruptionException.class, () -> TalaDB.open(dir, options()));
+        assertTrue(e.getMessage().contains("is missing"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not list are present and were left in place: [900]"), e.getMessage());
+        assertTrue(Files.exists(unlisted), "the unlisted segment stays in segments/");
+        assertFalse(Files.exists(layout.lostDir()), "nothing was moved to lost/");
+    }
+
+    /**
+     * The recovery modes that drop intact-looking data (skip-corrupted, point-in-time) name
+     * what they dropped, with file and offset, and keep the WAL file as it was in lost/.
+     */
+    @Test
+    void skippingOrStoppingAtWalDamageNamesItAndKeepsACopyOfTheFile() throws IOException {
+        Path original = tmp.resolve("db");
+        RandomIntents gen = new RandomIntents(5, DIM);
+        List<Intent> written = new ArrayList<>();
+        Options big = options().toBuilder().memtableBytes(64L << 20).build();
+        try (TalaDB db = TalaDB.open(original, big)) {
+            for (int i = 0; i < 5; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+        }
+        Path wal;
+        try (var files = Files.list(new DatabaseLayout(original).walDir())) {
+            wal = files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).max(Path::compareTo).orElseThrow();
+        }
+        byte[] damaged = Files.readAllBytes(wal);
+        damaged[damaged.length / 2] ^= 0x10; // inside a middle record
+        Files.write(wal, damaged);
+
+        for (WalRecoveryMode mode : List.of(WalRecoveryMode.SKIP_CORRUPTED, WalRecoveryMode.POINT_IN_TIME)) {
+            Path dir = tmp.resolve(mode.name());
+            copyTree(original, dir);
+            Path walHere = dir.resolve(original.relativize(wal));
+            try (TalaDB db = TalaDB.open(dir, big.toBuilder().recoveryMode(mode).build())) {
+                RecoveryReport report = db.recoveryReport();
+                Kind expected = mode == WalRecoveryMode.SKIP_CORRUPTED ? Kind.SKIPPED_WAL_RECORD : Kind.TRUNCATED_WAL_TAIL;
+                assertEquals(List.of(expected), kinds(report, walHere), report.summary());
+                String why = reason(report, walHere);
+                assertTrue(why.contains("offset"), why);
+                assertTrue(mode == WalRecoveryMode.SKIP_CORRUPTED || why.contains("point-in-time stop"), why);
+                Path copy = new DatabaseLayout(dir).lostDir().resolve(walHere.getFileName());
+                assertTrue(why.contains(copy.toString()), why);
+                org.junit.jupiter.api.Assertions.assertArrayEquals(damaged, Files.readAllBytes(copy),
+                        "lost/ keeps the file as it was");
+                assertEquals(Optional.of(written.getFirst()), db.get(written.getFirst().id()));
+                assertEquals(mode == WalRecoveryMode.SKIP_CORRUPTED, db.get(written.getLast().id()).isPresent(),
+                        "records after the damage are kept only when skipping");
+            }
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var all = Files.walk(from)) {
+            for (Path p : all.toList()) {
+                Path target = to.resolve(from.relativize(p));
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
     private static List<Path> spareWalFiles(Path dir) throws IOException {
         try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
             return files.filter(p -> DatabaseLayout.isFreeWalFile(p) || DatabaseLayout.isReadyWalFile(p)).toList();
