@@ -16,6 +16,7 @@ import dev.tala.cli.command.RecoverCommand;
 import dev.tala.cli.command.SegmentsCommand;
 import dev.tala.cli.command.StatsCommand;
 import dev.tala.cli.command.VerifyCommand;
+import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -93,8 +94,8 @@ public final class TalaCli implements Runnable {
         if (e instanceof TalaException || e instanceof IllegalArgumentException) {
             return e.getMessage();
         }
-        if (e instanceof java.io.IOException) {
-            return "I/O error: " + e.getMessage();
+        if (e instanceof java.io.IOException ioe) {
+            return "I/O error: " + StorageException.describe(ioe);
         }
         return "internal error: " + e + " (rerun with --verbose for the stack trace)";
     }

@@ -300,11 +300,25 @@ class CliSubprocessTest {
                 work.resolve("no-crash").toString(), "--durability", "sometimes");
         fails("vector: has 2 values but the database's dimension is 8", null, "search", "--db", db.toString(),
                 "--vector", "[1, 2]");
+        // A byte order mark on the first line is ignored; bytes that are not UTF-8 are refused, not replaced.
+        String bomLine = JsonLinesWriter.toLine(new RandomIntents(7, DIM).next());
+        byte[] second = (JsonLinesWriter.toLine(new RandomIntents(8, DIM).next()) + "\n").getBytes(StandardCharsets.UTF_8);
+        int command = new String(second, StandardCharsets.UTF_8).indexOf("\"command\":\"") + "\"command\":\"".length();
+        java.io.ByteArrayOutputStream badUtf8 = new java.io.ByteArrayOutputStream();
+        badUtf8.writeBytes(("\uFEFF" + bomLine + "\n").getBytes(StandardCharsets.UTF_8));
+        badUtf8.write(second, 0, command);
+        badUtf8.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xFE});
+        badUtf8.write(second, command, second.length - command);
+        Files.write(work.resolve("bad-utf8.jsonl"), badUtf8.toByteArray());
+        fails("bad-utf8.jsonl:2: not valid UTF-8", null, "import", "--db", db.toString(),
+                work.resolve("bad-utf8.jsonl").toString());
+
         String after = ok(null, "export", "--db", db.toString()).out;
-        // The first line of the wrong-dimension file came before the bad one, so it is kept.
+        // The lines before a bad one are kept.
         List<String> added = new ArrayList<>(after.lines().toList());
         added.removeAll(before.lines().toList());
-        assertEquals(List.of(JsonLinesWriter.toLine(new RandomIntents(1, DIM).next())), added);
+        assertEquals(java.util.Set.of(JsonLinesWriter.toLine(new RandomIntents(1, DIM).next()), bomLine),
+                java.util.Set.copyOf(added));
 
         Path junk = work.resolve("junk.tbf");
         byte[] bytes = new byte[5000];

@@ -186,6 +186,7 @@ class TalaDBTest {
         TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir, small()));
         assertTrue(e.getMessage().contains("no TalaDB OPTIONS file"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("MANIFEST")));
+        assertFalse(Files.exists(dir.resolve("LOCK")), "the refused open takes back its LOCK file");
         TalaException missing = assertThrows(TalaException.class, () -> TalaDB.open(dir.resolve("absent"),
                 small().toBuilder().createIfMissing(false).build()));
         assertTrue(missing.getMessage().contains("no database"), missing.getMessage());

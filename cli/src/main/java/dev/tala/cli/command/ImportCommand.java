@@ -10,12 +10,10 @@ import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
 import dev.tala.wal.Durability;
-import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -51,16 +49,19 @@ public final class ImportCommand implements Callable<Integer> {
         long size = source.equals("-") ? -1 : fileSize(Path.of(source));
         // Bulk loading: write to the OS as lines arrive, and make it all durable with one flush at the end.
         try (TalaDB db = common.openExisting(Options.builder().durability(Durability.none()));
-             CountingStream counted = new CountingStream(source.equals("-") ? System.in : Files.newInputStream(Path.of(source)));
-             BufferedReader in = new BufferedReader(new InputStreamReader(counted, StandardCharsets.UTF_8), 1 << 16)) {
+             CountingStream counted = new CountingStream(source.equals("-") ? System.in : Files.newInputStream(Path.of(source)))) {
+            Utf8LineReader in = new Utf8LineReader(counted);
             IntentLineParser parser = new IntentLineParser(db.dimension());
             Progress progress = new Progress("importing", size, "B");
             List<Integer> lineNumbers = new ArrayList<>();
             List<IntentLine> pending = new ArrayList<>();
             int lineNumber = 0;
             try {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                for (String line = readLine(in, name, lineNumber); line != null; line = readLine(in, name, lineNumber)) {
                     lineNumber++;
+                    if (lineNumber == 1 && line.startsWith(BYTE_ORDER_MARK)) {
+                        line = line.substring(1); // written by some Windows tools; JSON allows ignoring it
+                    }
                     if (line.isBlank()) {
                         continue;
                     }
@@ -79,6 +80,9 @@ public final class ImportCommand implements Callable<Integer> {
                     }
                 }
                 write(db, pending, lineNumbers, name);
+            } catch (NotUtf8Exception e) {
+                write(db, pending, lineNumbers, name); // the lines before it are imported, as for any bad line
+                throw e;
             } finally {
                 progress.finish();
                 db.flush();
@@ -100,6 +104,23 @@ public final class ImportCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
+
+    /** The next line; bytes that are not UTF-8 are an error naming the line they are on. */
+    private static String readLine(Utf8LineReader in, String name, int linesRead) throws IOException {
+        try {
+            return in.readLine();
+        } catch (CharacterCodingException e) {
+            throw new NotUtf8Exception(name + ":" + (linesRead + 1) + ": not valid UTF-8 (" + e.getMessage() + ")");
+        }
+    }
+
+    private static final class NotUtf8Exception extends TalaException {
+        NotUtf8Exception(String message) {
+            super(message);
+        }
     }
 
     /** Writes the pending lines as one batch; if an outcome names an unknown id, finds its line. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentLimits;
@@ -112,6 +113,11 @@ public final class IntentLineParser {
     }
 
     private static RuntimeException failure(IOException e) {
+        if (e instanceof StreamConstraintsException limit) {
+            // A string past Jackson's own limit (millions of characters): far past any field's.
+            return new LineFormatException(null, "a value is too long to read (" + limit.getOriginalMessage()
+                    + "); a command may hold at most " + IntentLimits.MAX_COMMAND_BYTES + " bytes of UTF-8");
+        }
         if (e instanceof JsonProcessingException jpe) {
             return new LineFormatException(null, "malformed JSON" + (jpe.getLocation() == null ? ""
                     : " at " + column(jpe.getLocation())) + ": " + jpe.getOriginalMessage());

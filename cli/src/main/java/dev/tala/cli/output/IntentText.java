@@ -16,7 +16,7 @@ public final class IntentText {
     }
 
     public static String shorten(String s, int max) {
-        String oneLine = s.replace('\n', ' ').replace('\r', ' ');
+        String oneLine = Table.printable(s);
         return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 1) + "…";
     }
 

@@ -20,10 +20,40 @@ public final class Table {
         List<String> r = new ArrayList<>();
         for (Object c : cells) {
             r.add(c == null ? "" : c instanceof Number n && !(c instanceof Float) && !(c instanceof Double)
-                    ? String.format("%,d", n.longValue()) : String.valueOf(c));
+                    ? String.format("%,d", n.longValue()) : printable(String.valueOf(c)));
         }
         rows.add(r);
         return this;
+    }
+
+    /**
+     * {@code s} with control characters written as escapes (a newline as backslash-n, ESC as
+     * backslash-u001b): stored text is data, and an escape sequence in a command must neither
+     * break a table nor reach the terminal as a command to it.
+     */
+    public static String printable(String s) {
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            boolean control = Character.isISOControl(ch) || ch == '\u2028' || ch == '\u2029';
+            if (control && out == null) {
+                out = new StringBuilder(s.length() + 8).append(s, 0, i);
+            }
+            if (out != null) {
+                if (!control) {
+                    out.append(ch);
+                } else if (ch == '\n') {
+                    out.append("\\n");
+                } else if (ch == '\r') {
+                    out.append("\\r");
+                } else if (ch == '\t') {
+                    out.append("\\t");
+                } else {
+                    out.append(String.format("\\u%04x", (int) ch));
+                }
+            }
+        }
+        return out == null ? s : out.toString();
     }
 
     public boolean isEmpty() {

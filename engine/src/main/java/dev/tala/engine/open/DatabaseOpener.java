@@ -61,6 +61,7 @@ public final class DatabaseOpener {
         try {
             stored = loadOrCreate(fs, layout, options);
         } catch (IOException | RuntimeException e) {
+            removeLockOfNoDatabase(fs, layout);
             closeQuietly(lock);
             throw e instanceof IOException io ? new StorageException("cannot open " + layout.dir(), io)
                     : (RuntimeException) e;
@@ -248,6 +249,21 @@ public final class DatabaseOpener {
         stored.write(fs, layout.optionsFile());
         Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
         return stored;
+    }
+
+    /**
+     * A refused open of a directory that holds no database (foreign files, no OPTIONS) takes
+     * back the LOCK file it created there. Deleted while the lock is still held, so that no
+     * other process can have locked that file meanwhile.
+     */
+    private static void removeLockOfNoDatabase(FileLayer fs, DatabaseLayout layout) {
+        try {
+            if (!fs.exists(layout.optionsFile())) {
+                fs.delete(layout.lockFile());
+            }
+        } catch (IOException ignored) {
+            // a stray LOCK file is untidy, not harmful; the refusal is what the caller needs
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -1,0 +1,77 @@
+package dev.tala.cli.command;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads lines of UTF-8 text, ending at {@code \n} or {@code \r\n}, decoding each line on its
+ * own: a line whose bytes are not UTF-8 throws {@link CharacterCodingException} when that line
+ * is read, after every line before it was returned. (A {@code BufferedReader} over a strict
+ * decoder fails as soon as its read-ahead meets the bad bytes, lines earlier; over the default
+ * decoder it replaces them with U+FFFD, so a different command would be stored.)
+ */
+final class Utf8LineReader {
+    private final InputStream in;
+    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private byte[] buf = new byte[1 << 16];
+    private int start;
+    private int end;
+    private boolean eof;
+
+    Utf8LineReader(InputStream in) {
+        this.in = in;
+    }
+
+    /** The next line without its terminator, or null at the end of the input. */
+    String readLine() throws IOException {
+        int scanned = start;
+        while (true) {
+            for (int i = scanned; i < end; i++) {
+                if (buf[i] == '\n') {
+                    int from = start;
+                    start = i + 1;
+                    return decode(from, i);
+                }
+            }
+            scanned = end;
+            if (eof) {
+                if (start == end) {
+                    return null;
+                }
+                int from = start;
+                start = end;
+                return decode(from, end);
+            }
+            if (start > 0) {
+                int kept = end - start;
+                System.arraycopy(buf, start, buf, 0, kept);
+                scanned -= start;
+                end = kept;
+                start = 0;
+            }
+            if (end == buf.length) {
+                buf = Arrays.copyOf(buf, buf.length * 2);
+            }
+            int n = in.read(buf, end, buf.length - end);
+            if (n < 0) {
+                eof = true;
+            } else {
+                end += n;
+            }
+        }
+    }
+
+    private String decode(int from, int to) throws CharacterCodingException {
+        if (to > from && buf[to - 1] == '\r') {
+            to--;
+        }
+        return decoder.decode(ByteBuffer.wrap(buf, from, to - from)).toString();
+    }
+}
