@@ -326,6 +326,16 @@ class CliSubprocessTest {
         Files.write(junk, bytes);
         fails("bad magic", null, "inspect", junk.toString());
 
+        // OPTIONS edited to a value an open refuses: verify says so (exit 1), the open names the line.
+        Path badOptions = work.resolve("bad-options");
+        ok(null, "init", "--db", badOptions.toString(), "--dim", Integer.toString(DIM));
+        Path optionsFile = badOptions.resolve("OPTIONS");
+        Files.writeString(optionsFile, Files.readString(optionsFile).replaceFirst("memtable_bytes=\\d+", "memtable_bytes=0"));
+        Run verify = tala(null, "verify", "--db", badOptions.toString());
+        assertEquals(1, verify.exit(), verify.out);
+        assertTrue(verify.out.contains("memtable_bytes=0: memtable size must be at least"), verify.out);
+        fails("memtable_bytes=0: memtable size must be at least", null, "stats", "--db", badOptions.toString());
+
         Path missing = work.resolve("no-such-db");
         fails("no database at", null, "stats", "--db", missing.toString());
         assertFalse(Files.exists(missing), "a missing database is not created by accident");

@@ -2,13 +2,19 @@ package dev.tala.cli.command;
 
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
+import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.engine.open.StoredOptions;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +32,7 @@ public final class VerifyCommand implements Callable<Integer> {
         if (!Files.exists(layout.optionsFile())) {
             throw new TalaException("no database at " + layout.dir());
         }
-        VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        VerifyReport report = withOptionsChecked(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout), layout);
         if (common.json()) {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("clean", report.isClean());
@@ -45,5 +51,19 @@ public final class VerifyCommand implements Callable<Integer> {
             System.out.printf("%d problems in %,d files checked%n", report.problems().size(), report.filesChecked());
         }
         return report.isClean() ? 0 : 1;
+    }
+
+    /** OPTIONS has no checksum, but a value an open refuses is damage all the same. */
+    private static VerifyReport withOptionsChecked(VerifyReport report, DatabaseLayout layout) {
+        try {
+            StoredOptions.read(LocalFileLayer.INSTANCE, layout.optionsFile());
+            return report;
+        } catch (CorruptionException e) {
+            List<VerifyReport.Problem> problems = new ArrayList<>(report.problems());
+            problems.addFirst(new VerifyReport.Problem(e.file(), e.offset(), e.what()));
+            return new VerifyReport(problems, report.filesChecked() + 1, report.bytesChecked());
+        } catch (IOException e) {
+            throw new StorageException("cannot read " + layout.optionsFile(), e);
+        }
     }
 }

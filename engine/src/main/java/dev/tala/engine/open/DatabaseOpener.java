@@ -54,6 +54,7 @@ public final class DatabaseOpener {
     }
 
     public static Opened open(Path dir, Options options) {
+        JvmFlags.require();
         FileLayer fs = options.fileLayer();
         DatabaseLayout layout = new DatabaseLayout(dir);
         DirectoryLock lock = lockOrCreateDirectory(fs, layout, options);
