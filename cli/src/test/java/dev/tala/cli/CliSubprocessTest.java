@@ -336,6 +336,29 @@ class CliSubprocessTest {
         assertTrue(verify.out.contains("memtable_bytes=0: memtable size must be at least"), verify.out);
         fails("memtable_bytes=0: memtable size must be at least", null, "stats", "--db", badOptions.toString());
 
+        // A segment with a damaged footer is still listed, flagged, and the exit code says so.
+        Path damaged = work.resolve("damaged-footer");
+        try (var all = Files.walk(db)) {
+            for (Path p : all.toList()) {
+                Path target = damaged.resolve(db.relativize(p));
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+        Path segment;
+        try (var files = Files.list(damaged.resolve("segments"))) {
+            segment = files.findFirst().orElseThrow();
+        }
+        byte[] segmentBytes = Files.readAllBytes(segment);
+        segmentBytes[segmentBytes.length - 60] ^= 0x7F;
+        Files.write(segment, segmentBytes);
+        Run listing = tala(null, "segments", "--db", damaged.toString());
+        assertEquals(1, listing.exit(), listing.out + listing.err);
+        assertTrue(listing.out.contains("UNREADABLE") && listing.out.contains("footer checksum mismatch"), listing.out);
+
         Path missing = work.resolve("no-such-db");
         fails("no database at", null, "stats", "--db", missing.toString());
         assertFalse(Files.exists(missing), "a missing database is not created by accident");

@@ -10,7 +10,9 @@ import dev.tala.core.model.Status;
 import dev.tala.segment.format.RegionKind;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The eager, whole-file check behind {@link SegmentReader#verify()}: every region checksum, zero
@@ -41,6 +43,9 @@ final class SegmentVerifier {
     private interface Check {
         void run();
     }
+
+    /** Regions whose checksum check failed, so that later checks need not report them again. */
+    private final Set<Integer> checksumFailed = new HashSet<>();
 
     List<CorruptionException> run(boolean failFast) {
         List<Check> checks = new ArrayList<>();
@@ -87,6 +92,7 @@ final class SegmentVerifier {
     private void checksum(RegionEntry entry) {
         int crc = Crc32c.of(data, entry.offset(), entry.storedLength());
         if (crc != entry.crc()) {
+            checksumFailed.add(entry.kind());
             throw corrupt(entry.offset(), entry.describe() + " checksum mismatch (stored "
                     + SegmentHeader.hex(entry.crc()) + ", computed " + SegmentHeader.hex(crc) + ")");
         }
@@ -382,6 +388,9 @@ final class SegmentVerifier {
     }
 
     private void stringTable() {
+        if (checksumFailed.contains(RegionKind.STRING_TABLE.code())) {
+            return; // decoding it would only report the same checksum again, in other words
+        }
         StringTable table = reader.strings();
         for (int i = 0; i < table.count(); i++) {
             table.getStrict(i);

@@ -323,6 +323,22 @@ class RegionChecksumTest {
         }
     }
 
+    /** A damaged string table is one problem, not also a second report of its checksum by the decoder. */
+    @Test
+    void aDamagedStringTableIsReportedOnce() throws IOException {
+        RegionEntry entry;
+        try (SegmentReader reader = open(pristine)) {
+            entry = reader.directory().entry(RegionKind.STRING_TABLE);
+        }
+        Path damaged = dir.resolve("damaged-strings.tbf");
+        Files.write(damaged, flipped(bitsIn(entry)[1]));
+        try (SegmentReader reader = open(damaged)) {
+            List<CorruptionException> problems = reader.verifyAll();
+            assertEquals(1, problems.size(), problems.toString());
+            assertEquals(entry.offset(), problems.getFirst().offset());
+        }
+    }
+
     @Test
     void verifyAllAcceptsAnIntactSegmentAndServesIt() throws IOException {
         Map<String, Function<SegmentReader, Object>> probes = probes();

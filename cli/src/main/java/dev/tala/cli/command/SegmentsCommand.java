@@ -2,6 +2,7 @@ package dev.tala.cli.command;
 
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
+import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
@@ -38,9 +39,11 @@ public final class SegmentsCommand implements Callable<Integer> {
             throw new TalaException("no database at " + layout.dir());
         }
         List<Map<String, Object>> rows = listSegments(fs, layout);
+        List<Map<String, Object>> unreadable = rows.stream().filter(r -> r.containsKey("error")).toList();
+        int exit = unreadable.isEmpty() ? 0 : 1;
         if (common.json()) {
             System.out.println(Json.line(rows));
-            return 0;
+            return exit;
         }
         if (rows.isEmpty()) {
             System.out.println("no segments yet (everything is still in the memtable and the WAL)");
@@ -48,12 +51,16 @@ public final class SegmentsCommand implements Callable<Integer> {
         }
         Table t = new Table("id", "level", "nodes", "bytes", "flags", "min timestamp", "max timestamp", "sequences");
         for (Map<String, Object> r : rows) {
-            String flags = ((Boolean) r.get("compacted") ? "compacted" : "flushed") + ((Boolean) r.get("partial") ? ",partial" : "");
+            String flags = r.containsKey("error") ? "UNREADABLE"
+                    : ((Boolean) r.get("compacted") ? "compacted" : "flushed") + ((Boolean) r.get("partial") ? ",partial" : "");
             t.row(r.get("id"), r.get("level"), r.get("nodes"), r.get("bytes"), flags, r.get("min_timestamp"),
                     r.get("max_timestamp"), r.get("min_sequence") + ".." + r.get("max_sequence"));
         }
         t.print(System.out);
-        return 0;
+        for (Map<String, Object> r : unreadable) {
+            System.out.println("segment " + r.get("id") + " is unreadable: " + r.get("error"));
+        }
+        return exit;
     }
 
     /**
@@ -75,7 +82,9 @@ public final class SegmentsCommand implements Callable<Integer> {
                         stale = true;
                         break;
                     }
-                    throw e;
+                    // One damaged segment should not hide the others: list it from the MANIFEST.
+                    rows.add(unreadableRow(m, e));
+                    continue;
                 }
                 rows.add(row(m, info));
             }
@@ -90,16 +99,30 @@ public final class SegmentsCommand implements Callable<Integer> {
     }
 
     private static Map<String, Object> row(SegmentMeta m, SegmentInfo info) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("id", m.id());
-        r.put("level", m.level());
-        r.put("nodes", m.rows());
-        r.put("bytes", m.fileSize());
+        Map<String, Object> r = manifestRow(m);
         r.put("partial", info.header().isPartial());
         r.put("compacted", info.header().isCompacted());
         r.put("tombstones", info.tombstoneCount());
         r.put("edges", info.edgeCount());
         r.put("dtype", info.header().embeddingType().label());
+        return r;
+    }
+
+    /** What the MANIFEST says of a segment whose file could not be read, and why. */
+    private static Map<String, Object> unreadableRow(SegmentMeta m, Exception e) {
+        Map<String, Object> r = manifestRow(m);
+        r.put("partial", false);
+        r.put("compacted", m.compacted());
+        r.put("error", e instanceof IOException io ? StorageException.describe(io) : e.getMessage());
+        return r;
+    }
+
+    private static Map<String, Object> manifestRow(SegmentMeta m) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("id", m.id());
+        r.put("level", m.level());
+        r.put("nodes", m.rows());
+        r.put("bytes", m.fileSize());
         r.put("min_timestamp", Long.toUnsignedString(m.minTimestamp()));
         r.put("max_timestamp", Long.toUnsignedString(m.maxTimestamp()));
         r.put("min_sequence", m.minSequence());

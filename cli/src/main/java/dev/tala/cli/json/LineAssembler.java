@@ -105,16 +105,21 @@ final class LineAssembler {
         return new IntentLine.AttachOutcome(raw.id, raw.status, outcome);
     }
 
+    /** "a \"put\"", "an \"outcome\"". */
+    private static String withArticle(String op) {
+        return ("aeiou".indexOf(op.charAt(0)) >= 0 ? "an" : "a") + " \"" + op + "\"";
+    }
+
     /** Rejects fields the op does not have, then requires the ones it needs. */
     private static void check(RawLine raw, String op, int allowed, int required) {
         LineField extra = LineField.first(raw.given() & ~allowed);
         if (extra != null) {
-            throw new LineFormatException(extra.json, "is not a field of a \"" + op + "\" line (it has "
+            throw new LineFormatException(extra.json, "is not a field of " + withArticle(op) + " line (it has "
                     + LineField.names(allowed) + ")");
         }
         LineField missing = LineField.first(required & ~raw.given());
         if (missing != null) {
-            throw new LineFormatException(missing.json, "is missing (a \"" + op + "\" line needs "
+            throw new LineFormatException(missing.json, "is missing (" + withArticle(op) + " line needs "
                     + LineField.names(required) + ")");
         }
     }

@@ -112,7 +112,7 @@ class IntentLineParserErrorsTest {
             rejects(Lines.of("delete").with("command", "\"ls\""), "command", "not a field of a \"delete\" line");
             rejects(Lines.put().with("latency_ns", "5"), "latency_ns", "not a field of a \"put\" line");
             rejects(Lines.of("outcome").with("status", "\"success\"").with("embedding", "[1]"), "embedding",
-                    "not a field of a \"outcome\" line");
+                    "not a field of an \"outcome\" line");
         }
 
         @Test
