@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tala.cli.json.JsonLinesWriter;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
@@ -217,16 +218,7 @@ class CliSubprocessTest {
     @Order(6)
     void verifyListsTheDamageAndExitsOne() throws Exception {
         Path damaged = work.resolve("damaged");
-        try (var walk = Files.walk(db)) {
-            for (Path p : walk.toList()) {
-                Path target = damaged.resolve(db.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals("LOCK")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
+        FileTrees.copy(db, damaged);
         Path segment;
         try (var files = Files.list(damaged.resolve("segments"))) {
             segment = files.findFirst().orElseThrow();
@@ -338,16 +330,7 @@ class CliSubprocessTest {
 
         // A segment with a damaged footer is still listed, flagged, and the exit code says so.
         Path damaged = work.resolve("damaged-footer");
-        try (var all = Files.walk(db)) {
-            for (Path p : all.toList()) {
-                Path target = damaged.resolve(db.relativize(p));
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
+        FileTrees.copy(db, damaged);
         Path segment;
         try (var files = Files.list(damaged.resolve("segments"))) {
             segment = files.findFirst().orElseThrow();

@@ -14,6 +14,20 @@ public final class FileTrees {
     private FileTrees() {
     }
 
+    /** Copies the tree at {@code from} to {@code to}, which must not exist yet. */
+    public static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path source : walk.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+
     /** Deletes {@code root} and everything under it; nothing happens if it does not exist. */
     public static void delete(Path root) throws IOException {
         if (root == null || !Files.exists(root)) {

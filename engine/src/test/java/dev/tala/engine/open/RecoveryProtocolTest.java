@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.CorruptionException;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -178,7 +179,7 @@ class RecoveryProtocolTest {
 
         for (WalRecoveryMode mode : List.of(WalRecoveryMode.SKIP_CORRUPTED, WalRecoveryMode.POINT_IN_TIME)) {
             Path dir = tmp.resolve(mode.name());
-            copyTree(original, dir);
+            FileTrees.copy(original, dir);
             Path walHere = dir.resolve(original.relativize(wal));
             try (TalaDB db = TalaDB.open(dir, big.toBuilder().recoveryMode(mode).build())) {
                 RecoveryReport report = db.recoveryReport();
@@ -194,19 +195,6 @@ class RecoveryProtocolTest {
                 assertEquals(Optional.of(written.getFirst()), db.get(written.getFirst().id()));
                 assertEquals(mode == WalRecoveryMode.SKIP_CORRUPTED, db.get(written.getLast().id()).isPresent(),
                         "records after the damage are kept only when skipping");
-            }
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path target = to.resolve(from.relativize(p));
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
             }
         }
     }
