@@ -135,7 +135,8 @@ public final class Snapshot implements AutoCloseable {
 
     /**
      * Breadth-first traversal from {@code start} up to {@code depth} steps along edges with one
-     * of {@code relations} (all when empty), in {@code direction}.
+     * of {@code relations} (all when empty), in {@code direction}. Each edge is reported once,
+     * with the depth of the hop that first follows it.
      */
     public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
         checkOpen();

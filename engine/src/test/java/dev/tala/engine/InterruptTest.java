@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -112,32 +114,59 @@ class InterruptTest {
         }
     }
 
+    /**
+     * Close during a compaction on another thread waits for it (it is cancelled at its next
+     * row) instead of unmapping the segments it reads; also when the closing thread is itself
+     * interrupted, as a close in a cancelled task is.
+     */
     @Test
     void closingDuringACallersCompactionWaitsForItAndLosesNothing() throws Exception {
-        Options options = Options.builder().dimension(DIM).memtableBytes(64L << 20)
-                .durability(Durability.none()).backgroundCompaction(false).build();
-        List<Intent> intents;
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        try (TalaDB db = TalaDB.open(dir, options)) {
-            intents = fill(db, 60_000);
-            Thread compacting = Thread.ofPlatform().start(() -> {
-                try {
-                    db.compact(CompactionProgress.Listener.NONE);
-                } catch (Throwable t) {
-                    thrown.set(t);
+        for (boolean closerInterrupted : new boolean[] {false, true}) {
+            Path db = dir.resolve("closer-interrupted-" + closerInterrupted);
+            Options options = Options.builder().dimension(DIM).memtableBytes(64L << 20)
+                    .durability(Durability.none()).backgroundCompaction(false).build();
+            List<Intent> intents;
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            CountDownLatch compacting = new CountDownLatch(1);
+            try (TalaDB open = TalaDB.open(db, options)) {
+                intents = fill(open, 20_000);
+                Thread compactor = Thread.ofPlatform().start(() -> {
+                    try {
+                        open.compact(progress -> {
+                            compacting.countDown();
+                            sleepQuietly(100); // the merge is mid-way while close runs
+                        });
+                    } catch (Throwable t) {
+                        thrown.set(t);
+                    }
+                });
+                assertTrue(compacting.await(30, TimeUnit.SECONDS), "the compaction never reported progress");
+                if (closerInterrupted) {
+                    Thread.currentThread().interrupt();
                 }
-            });
-            Thread.sleep(20);
-            db.close();
-            compacting.join();
-        }
-        Throwable t = thrown.get();
-        assertTrue(t == null || t instanceof DatabaseClosedException, "the compaction threw " + t);
-        try (TalaDB db = TalaDB.open(dir, options)) {
-            assertFalse(db.stats().failed());
-            for (Intent i : intents) {
-                assertEquals(Status.SUCCESS, db.get(i.id()).orElseThrow().status());
+                try {
+                    open.close();
+                    assertEquals(closerInterrupted, Thread.currentThread().isInterrupted(), "the closer's interrupt is kept");
+                } finally {
+                    Thread.interrupted();
+                }
+                compactor.join();
             }
+            assertTrue(thrown.get() instanceof DatabaseClosedException, "the compaction threw " + thrown.get());
+            try (TalaDB reopened = TalaDB.open(db, options)) {
+                assertFalse(reopened.stats().failed());
+                for (Intent i : intents) {
+                    assertEquals(Status.SUCCESS, reopened.get(i.id()).orElseThrow().status());
+                }
+            }
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -185,24 +185,25 @@ public final class DatabaseRecovery implements AutoCloseable {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
                             + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
-                } else if (stoppedIn(f) && f.droppedTailBytes() > 0) {
-                    // Point in time: what follows the damage may be intact records; keep a copy.
-                    Path copy = copyToLost(f.file());
-                    cutAtStop(f, copy);
-                } else if (f.droppedTailBytes() > 0 || f.size() == 0) {
+                    continue;
+                }
+                boolean stopHere = stoppedIn(f) && f.droppedTailBytes() > 0;
+                // What follows a point-in-time stop, and a skipped range, may be intact records:
+                // the file is copied as it was before anything here changes it.
+                Path copy = stopHere || !f.skipped().isEmpty() ? copyToLost(f.file()) : null;
+                if (f.droppedTailBytes() > 0 || f.size() == 0) {
                     // An empty file was created by a process that died before writing its header.
                     // Left in place, it would sit below the WAL file this open creates, where an
                     // incomplete header is no longer a torn tail and the next open would refuse it.
-                    truncateTail(f);
+                    cutTail(f, stopHere ? "dropped at the point-in-time stop (" + replay.stoppedAt().what()
+                            + "); the file as it was is kept as " + copy : "a write torn by the crash");
+                }
+                for (ReplayReport.Skipped skip : f.skipped()) {
+                    act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
+                            + skip.offset() + " (" + skip.what() + "); the file as it was is kept as " + copy);
                 }
                 if (!f.skipped().isEmpty()) {
-                    // The file is deleted once the flush this forces has its records in a
-                    // segment; the skipped bytes would go with it.
-                    Path copy = copyToLost(f.file());
-                    for (ReplayReport.Skipped skip : f.skipped()) {
-                        act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
-                                + skip.offset() + " (" + skip.what() + "); the file as it was is kept as " + copy);
-                    }
+                    // The file is deleted once this flush has its records in a segment.
                     needsFlush = true;
                 }
             }
@@ -416,12 +417,13 @@ public final class DatabaseRecovery implements AutoCloseable {
         walFiles = WalReplayer.walFiles(fs, layout.walDir(), logNumber);
     }
 
-    private void truncateTail(ReplayReport.FileReport f) throws IOException {
+    /** Cuts {@code f} after its last intact record, or deletes it if not even its header is intact. */
+    private void cutTail(ReplayReport.FileReport f, String why) throws IOException {
         if (f.validEnd() == 0) {
-            // Not even the file header survived: the file was being created.
             fs.delete(f.file());
             fs.syncDirectory(layout.walDir());
-            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header was incomplete (" + f.size() + " bytes)");
+            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header was incomplete (" + f.size()
+                    + " bytes; " + why + ")");
             return;
         }
         try (WritableFile out = fs.openForAppend(f.file())) {
@@ -429,21 +431,11 @@ public final class DatabaseRecovery implements AutoCloseable {
             out.force();
         }
         act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
-                + " (a write torn by the crash)");
+                + " (" + why + ")");
     }
 
     private boolean stoppedIn(ReplayReport.FileReport f) {
         return replay.stoppedAt() != null && replay.stoppedAt().file().equals(f.file());
-    }
-
-    private void cutAtStop(ReplayReport.FileReport f, Path copy) throws IOException {
-        try (WritableFile out = fs.openForAppend(f.file())) {
-            out.truncate(f.validEnd());
-            out.force();
-        }
-        act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
-                + " dropped at the point-in-time stop (" + replay.stoppedAt().what() + "); the file as it was is kept as "
-                + copy);
     }
 
     /**
@@ -453,8 +445,11 @@ public final class DatabaseRecovery implements AutoCloseable {
      */
     private Path copyToLost(Path p) throws IOException {
         Path target = lostTarget(p);
+        // Written under a temporary name and renamed once forced, so that a crash midway cannot
+        // leave a partial copy that looks like the file as it was.
+        Path partial = target.resolveSibling(target.getFileName() + ".tmp");
         ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
-        try (ReadableFile in = fs.openForRead(p); WritableFile out = fs.create(target)) {
+        try (ReadableFile in = fs.openForRead(p); WritableFile out = fs.create(partial)) {
             long size = in.size();
             for (long at = 0; at < size; at += chunk.capacity()) {
                 chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
@@ -463,6 +458,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             out.force();
         }
+        fs.rename(partial, target);
         fs.syncDirectory(target.getParent());
         return target;
     }

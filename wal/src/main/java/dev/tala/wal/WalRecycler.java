@@ -1,5 +1,6 @@
 package dev.tala.wal;
 
+import dev.tala.core.concurrent.UninterruptibleWaits;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
@@ -7,12 +8,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,12 +204,8 @@ final class WalRecycler implements Closeable {
         }
         if (zeroFiller != null) {
             zeroFiller.shutdown();
-            try {
-                if (!zeroFiller.awaitTermination(1, TimeUnit.MINUTES)) {
-                    LOG.warn("the WAL recycler's zero-fill did not finish within a minute of closing");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!UninterruptibleWaits.awaitTermination(zeroFiller, Duration.ofMinutes(1))) {
+                LOG.warn("the WAL recycler's zero-fill did not finish within a minute of closing");
             }
         }
     }

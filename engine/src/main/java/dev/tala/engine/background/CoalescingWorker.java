@@ -1,9 +1,9 @@
 package dev.tala.engine.background;
 
+import dev.tala.core.concurrent.UninterruptibleWaits;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,12 +72,8 @@ public final class CoalescingWorker {
             stopping = true;
             thread.shutdown();
         }
-        try {
-            return thread.awaitTermination(patience.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        // A close from a cancelled task still waits: the pass may be reading what close unmaps next.
+        return UninterruptibleWaits.awaitTermination(thread, patience);
     }
 
     /** Interrupts a pass that outlived {@link #stop}'s patience. */

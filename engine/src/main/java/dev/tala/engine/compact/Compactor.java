@@ -8,6 +8,7 @@ import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionResult;
 import dev.tala.compaction.CompactionStats;
 import dev.tala.compaction.TokenBucket;
+import dev.tala.core.concurrent.UninterruptibleWaits;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.background.CoalescingWorker;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -224,13 +224,7 @@ public final class Compactor {
         if (!worker.stop(patience)) {
             LOG.warn("a compaction is still committing after a minute; closing anyway");
         }
-        boolean ended = false;
-        try {
-            ended = oneAtATime.tryLock(patience.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (ended) {
+        if (UninterruptibleWaits.tryLock(oneAtATime, patience)) {
             oneAtATime.unlock();
         } else {
             LOG.warn("a compaction on a caller's thread has not ended; closing anyway");

@@ -62,7 +62,6 @@ public final class DatabaseOpener {
         try {
             stored = loadOrCreate(fs, layout, options);
         } catch (IOException | RuntimeException e) {
-            removeLockOfNoDatabase(fs, layout);
             closeQuietly(lock);
             throw e instanceof IOException io ? new StorageException("cannot open " + layout.dir(), io)
                     : (RuntimeException) e;
@@ -196,6 +195,11 @@ public final class DatabaseOpener {
                 throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
                         ? " (no OPTIONS file)" : " (the directory does not exist)"));
             }
+            if (!fs.exists(layout.optionsFile())) {
+                // Also before locking, so that a directory of someone else's files gets no LOCK
+                // file (deleting one afterwards could delete a LOCK another opener holds).
+                refuseForeignFiles(fs, layout);
+            }
             if (!fs.exists(layout.dir())) {
                 fs.createDirectories(layout.dir());
                 if (layout.dir().getParent() != null) {
@@ -233,12 +237,7 @@ public final class DatabaseOpener {
         if (!options.createIfMissing()) {
             throw new TalaException("no database at " + layout.dir() + " (no OPTIONS file)");
         }
-        for (Path p : fs.list(layout.dir())) {
-            if (!p.equals(layout.lockFile())) {
-                throw new TalaException(layout.dir() + " holds files but no TalaDB OPTIONS file ("
-                        + p.getFileName() + "); refusing to create a database there");
-            }
-        }
+        refuseForeignFiles(fs, layout);
         StoredOptions stored = new StoredOptions(
                 options.dimension().orElse(Options.DEFAULT_DIMENSION),
                 options.embeddingType().orElse(EmbeddingType.F32),
@@ -252,18 +251,13 @@ public final class DatabaseOpener {
         return stored;
     }
 
-    /**
-     * A refused open of a directory that holds no database (foreign files, no OPTIONS) takes
-     * back the LOCK file it created there. Deleted while the lock is still held, so that no
-     * other process can have locked that file meanwhile.
-     */
-    private static void removeLockOfNoDatabase(FileLayer fs, DatabaseLayout layout) {
-        try {
-            if (!fs.exists(layout.optionsFile())) {
-                fs.delete(layout.lockFile());
+    /** A database is created only in a directory holding no files but, at most, its LOCK. */
+    private static void refuseForeignFiles(FileLayer fs, DatabaseLayout layout) throws IOException {
+        for (Path p : fs.list(layout.dir())) {
+            if (!p.equals(layout.lockFile())) {
+                throw new TalaException(layout.dir() + " holds files but no TalaDB OPTIONS file ("
+                        + p.getFileName() + "); refusing to create a database there");
             }
-        } catch (IOException ignored) {
-            // a stray LOCK file is untidy, not harmful; the refusal is what the caller needs
         }
     }
 

@@ -131,14 +131,12 @@ public final class GraphQueries {
     /**
      * Breadth-first from {@code start} up to {@code maxDepth} steps, following edges whose
      * relation is in {@code relations} (all when empty) in {@code direction}. Each intent is
-     * expanded once; each edge found is reported once, with the depth at which it was reached.
-     */
-    /**
-     * Breadth first: a node reached at depth d has its edges reported at depth d + 1. Every edge
-     * between reached nodes is reported once, at the depth of its first endpoint to be expanded,
-     * including one that leads back to a node already reached. Following both directions, an
-     * edge X to Y is found from X (outgoing) and again from Y (incoming); it is kept from the
-     * endpoint expanded first, and from X when both are expanded at the same depth.
+     * expanded once: {@code start} at depth 1, an intent first reached by a hop of depth d at
+     * depth d + 1, and only while that is at most {@code maxDepth}. An expanded intent's edges in
+     * {@code direction} are reported with its depth, including those leading back to an intent
+     * already reached, so an edge is reported once, at the smaller depth of its endpoints that
+     * it can be followed from. (Following both directions, an edge X to Y is found from X and
+     * again from Y; it is kept from the endpoint expanded first, from X on a tie.)
      */
     public List<Hop> traverse(IntentId start, int maxDepth, Set<Relation> relations, Direction direction) {
         Objects.requireNonNull(direction, "direction");
