@@ -95,6 +95,23 @@ class CliSubprocessTest {
         return r;
     }
 
+    /**
+     * Copies the test database to {@code copy} and flips {@code mask} into one byte of its
+     * first segment, at the offset {@code at} picks from the file's length; returns the segment.
+     */
+    private Path copyWithOneSegmentByteFlipped(Path copy, java.util.function.IntUnaryOperator at, int mask)
+            throws IOException {
+        FileTrees.copy(db, copy);
+        Path segment;
+        try (var files = Files.list(copy.resolve("segments"))) {
+            segment = files.findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[at.applyAsInt(bytes.length)] ^= (byte) mask;
+        Files.write(segment, bytes);
+        return segment;
+    }
+
     @BeforeAll
     void data() throws IOException {
         db = work.resolve("db");
@@ -218,14 +235,8 @@ class CliSubprocessTest {
     @Order(6)
     void verifyListsTheDamageAndExitsOne() throws Exception {
         Path damaged = work.resolve("damaged");
-        FileTrees.copy(db, damaged);
-        Path segment;
-        try (var files = Files.list(damaged.resolve("segments"))) {
-            segment = files.findFirst().orElseThrow();
-        }
-        byte[] bytes = Files.readAllBytes(segment);
-        bytes[bytes.length / 2] ^= 0x10; // inside a region, past the header: open succeeds, a checksum fails
-        Files.write(segment, bytes);
+        // Inside a region, past the header: open succeeds, a checksum fails.
+        Path segment = copyWithOneSegmentByteFlipped(damaged, length -> length / 2, 0x10);
 
         Run table = tala(null, "verify", "--db", damaged.toString());
         assertEquals(1, table.exit(), table.out() + table.err());
@@ -330,14 +341,7 @@ class CliSubprocessTest {
 
         // A segment with a damaged footer is still listed, flagged, and the exit code says so.
         Path damaged = work.resolve("damaged-footer");
-        FileTrees.copy(db, damaged);
-        Path segment;
-        try (var files = Files.list(damaged.resolve("segments"))) {
-            segment = files.findFirst().orElseThrow();
-        }
-        byte[] segmentBytes = Files.readAllBytes(segment);
-        segmentBytes[segmentBytes.length - 60] ^= 0x7F;
-        Files.write(segment, segmentBytes);
+        copyWithOneSegmentByteFlipped(damaged, length -> length - 60, 0x7F);
         Run listing = tala(null, "segments", "--db", damaged.toString());
         assertEquals(1, listing.exit(), listing.out + listing.err);
         assertTrue(listing.out.contains("UNREADABLE") && listing.out.contains("footer checksum mismatch"), listing.out);
