@@ -295,6 +295,13 @@ public final class DatabaseRecovery implements AutoCloseable {
                         + " was interrupted before its rename");
             }
         }
+        for (Path p : fs.list(layout.lostDir())) {
+            if (p.getFileName().toString().endsWith(".tmp")) {
+                // The copy is redone from the WAL file, which is untouched until a copy is complete.
+                fs.delete(p);
+                act(Action.Kind.DELETED_TEMPORARY_FILE, p, "a copy into lost/ was interrupted before its rename");
+            }
+        }
     }
 
     /**

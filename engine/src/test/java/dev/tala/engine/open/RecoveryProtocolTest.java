@@ -184,6 +184,10 @@ class RecoveryProtocolTest {
             Path dir = tmp.resolve(mode.name());
             FileTrees.copy(original, dir);
             Path walHere = dir.resolve(original.relativize(wal));
+            // What a crash in the middle of an earlier copy into lost/ leaves: removed, then copied anew.
+            Path partialCopy = new DatabaseLayout(dir).lostDir().resolve(walHere.getFileName() + ".tmp");
+            Files.createDirectories(partialCopy.getParent());
+            Files.write(partialCopy, new byte[] {1, 2, 3});
             try (TalaDB db = TalaDB.open(dir, big.toBuilder().recoveryMode(mode).build())) {
                 RecoveryReport report = db.recoveryReport();
                 boolean skip = mode == WalRecoveryMode.SKIP_CORRUPTED;
@@ -200,6 +204,8 @@ class RecoveryProtocolTest {
                 assertEquals(Optional.of(written.getFirst()), db.get(written.getFirst().id()));
                 assertEquals(mode == WalRecoveryMode.SKIP_CORRUPTED, db.get(written.getLast().id()).isPresent(),
                         "records after the damage are kept only when skipping");
+                assertEquals(List.of(Kind.DELETED_TEMPORARY_FILE), kinds(report, partialCopy), report.summary());
+                assertFalse(Files.exists(partialCopy));
             }
         }
     }
