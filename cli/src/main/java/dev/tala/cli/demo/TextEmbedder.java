@@ -1,6 +1,6 @@
 package dev.tala.cli.demo;
 
-import dev.tala.core.model.IntentLimits;
+import dev.tala.engine.Options;
 
 /**
  * A deterministic, dependency-free text embedding for the demo: feature hashing of a command
@@ -49,11 +49,7 @@ public final class TextEmbedder {
     }
 
     public TextEmbedder(int dimension) {
-        if (dimension < 1 || dimension > IntentLimits.MAX_DIMENSION) {
-            throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got "
-                    + dimension);
-        }
-        this.dimension = dimension;
+        this.dimension = Options.checkDimension(dimension);
     }
 
     public int dimension() {

@@ -9,6 +9,7 @@ import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.Status;
+import dev.tala.engine.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -25,11 +26,7 @@ public final class IntentLineParser {
 
     /** @param dimension the database's embedding dimension; a put with another size is rejected */
     public IntentLineParser(int dimension) {
-        if (dimension < 1 || dimension > IntentLimits.MAX_DIMENSION) {
-            throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION + ", got "
-                    + dimension);
-        }
-        this.dimension = dimension;
+        this.dimension = Options.checkDimension(dimension);
         this.assembler = new LineAssembler(dimension);
     }
 
