@@ -19,7 +19,9 @@ import dev.tala.cli.command.VerifyCommand;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -82,11 +84,35 @@ public final class TalaCli implements Runnable {
             CommandLine where = e.getCommandLine();
             PrintWriter err = where.getErr();
             String name = where.getCommandSpec().qualifiedName();
-            err.println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+            String reordered = where == cli ? optionsAfterCommand(cli, badArgs) : null;
+            if (reordered != null) {
+                err.println(name + ": options go after the command name: " + reordered);
+            } else {
+                err.println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+            }
             err.flush();
             return where.getCommandSpec().exitCodeOnInvalidInput();
         });
         return cli.execute(args);
+    }
+
+    /**
+     * {@code tala --db d stats} as {@code tala stats --db d}, when the arguments name a command
+     * after options meant for it (picocli reads those as unknown options of {@code tala} itself);
+     * null when no command is named.
+     */
+    static String optionsAfterCommand(CommandLine cli, String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (cli.getSubcommands().containsKey(args[i])) {
+                List<String> line = new ArrayList<>();
+                line.add("tala");
+                line.add(args[i]);
+                line.addAll(Arrays.asList(args).subList(0, i));
+                line.addAll(Arrays.asList(args).subList(i + 1, args.length));
+                return String.join(" ", line);
+            }
+        }
+        return null;
     }
 
     /** One line a person can act on; internal errors say so and point at --verbose. */

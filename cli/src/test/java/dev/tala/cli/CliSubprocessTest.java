@@ -90,7 +90,7 @@ class CliSubprocessTest {
         assertTrue(r.exit != 0, "tala " + String.join(" ", args) + " should fail: " + r.out);
         List<String> err = r.errLines();
         assertEquals(1, err.size(), "one line on stderr: " + err);
-        assertTrue(err.getFirst().startsWith("tala "), err.getFirst());
+        assertTrue(err.getFirst().startsWith("tala ") || err.getFirst().startsWith("tala: "), err.getFirst());
         assertTrue(err.getFirst().contains(expectedInMessage), err.getFirst());
         return r;
     }
@@ -296,6 +296,9 @@ class CliSubprocessTest {
                 "5", "--form", "5");
         assertEquals(2, usage.exit(), "a usage error exits 2");
         assertTrue(usage.errLines().getFirst().endsWith("(see 'tala scan --help')"), usage.err());
+        Run misplaced = fails("options go after the command name: tala stats --db " + db + " --json", null,
+                "--db", db.toString(), "stats", "--json");
+        assertEquals(2, misplaced.exit(), "options before the command are a usage error");
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
         fails("--durability applies to the kill mode", null, "crashtest", "--db", work.resolve("no-crash").toString(),
                 "--mode", "power", "--durability", "none");

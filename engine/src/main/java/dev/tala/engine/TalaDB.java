@@ -331,7 +331,7 @@ public final class TalaDB implements AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new DatabaseClosedException("the database in " + db.layout().dir() + " is closed");
+            throw DatabaseClosedException.database(db.layout().dir());
         }
     }
 

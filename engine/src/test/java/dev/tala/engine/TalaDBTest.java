@@ -167,6 +167,14 @@ class TalaDBTest {
             NullPointerException e = assertThrows(NullPointerException.class,
                     () -> db.search(null, 3, SearchFilter.ALL));
             assertEquals("vector", e.getMessage());
+            // A bad query is the caller's input, named the way a bad intent is.
+            query[3] = Float.NaN;
+            InvalidIntentException nan = assertThrows(InvalidIntentException.class,
+                    () -> db.search(query, 3, SearchFilter.ALL));
+            assertEquals("vector: value 3 is NaN; every value must be a finite number", nan.getMessage());
+            InvalidIntentException shortQuery = assertThrows(InvalidIntentException.class,
+                    () -> db.search(new float[DIM - 1], 3, SearchFilter.ALL));
+            assertEquals("vector", shortQuery.field());
         }
     }
 
@@ -175,7 +183,8 @@ class TalaDBTest {
         TalaDB db = TalaDB.open(dir, small());
         assertThrows(DatabaseLockedException.class, () -> TalaDB.open(dir, small()));
         db.close();
-        assertThrows(DatabaseClosedException.class, () -> db.get(IntentId.of(1, 1)));
+        DatabaseClosedException e = assertThrows(DatabaseClosedException.class, () -> db.get(IntentId.of(1, 1)));
+        assertEquals("the database in " + dir + " is closed", e.getMessage());
         assertThrows(DatabaseClosedException.class, () -> db.put(new RandomIntents(5, DIM).next()));
         TalaDB.open(dir, small()).close();
     }

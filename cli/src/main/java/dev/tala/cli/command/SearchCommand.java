@@ -1,9 +1,8 @@
 package dev.tala.cli.command;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.tala.cli.json.JsonLinesWriter;
+import dev.tala.cli.json.JsonVector;
 import dev.tala.cli.output.IntentText;
-import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.model.Intent;
@@ -82,7 +81,7 @@ public final class SearchCommand implements Callable<Integer> {
                     hits = hits.subList(0, k);
                 }
             } else {
-                hits = s.search(parseVector(probe.vector), k, filter);
+                hits = s.search(JsonVector.parse(probe.vector, "--vector"), k, filter);
             }
             print(hits);
         }
@@ -105,25 +104,5 @@ public final class SearchCommand implements Callable<Integer> {
                     IntentText.shorten(h.intent().command(), 80));
         }
         t.print(System.out);
-    }
-
-    static float[] parseVector(String json) {
-        JsonNode node;
-        try {
-            node = Json.MAPPER.readTree(json);
-        } catch (Exception e) {
-            throw new IllegalArgumentException("--vector: not a JSON array of numbers: " + e.getMessage().lines().findFirst().orElse(""));
-        }
-        if (node == null || !node.isArray()) {
-            throw new IllegalArgumentException("--vector: expected a JSON array of numbers, e.g. [0.1, 0.2]");
-        }
-        float[] v = new float[node.size()];
-        for (int i = 0; i < v.length; i++) {
-            if (!node.get(i).isNumber()) {
-                throw new IllegalArgumentException("--vector: value " + i + " is not a number");
-            }
-            v[i] = (float) node.get(i).asDouble();
-        }
-        return v;
     }
 }

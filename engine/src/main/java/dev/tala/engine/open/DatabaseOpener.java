@@ -97,7 +97,7 @@ public final class DatabaseOpener {
         long firstWal = recovery.walFiles().isEmpty() ? walNumber
                 : DatabaseLayout.walNumber(recovery.walFiles().getFirst()).getAsLong();
         MemTable memtable = new MemTable(firstWal);
-        LiveState live = new LiveState(memtable, handles);
+        LiveState live = new LiveState(layout.dir(), memtable, handles);
         recovery.takeSegments();
         opened.add(live::close);
 

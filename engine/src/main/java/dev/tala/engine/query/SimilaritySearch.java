@@ -57,6 +57,12 @@ public final class SimilaritySearch {
             throw new InvalidIntentException("vector", "has " + vector.length + " values but the database's dimension is "
                     + dimension);
         }
+        for (int i = 0; i < vector.length; i++) {
+            if (!Float.isFinite(vector[i])) {
+                throw new InvalidIntentException("vector", "value " + i + " is " + vector[i]
+                        + "; every value must be a finite number");
+            }
+        }
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }

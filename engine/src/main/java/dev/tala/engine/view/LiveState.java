@@ -2,6 +2,7 @@ package dev.tala.engine.view;
 
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.engine.memtable.MemTable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,13 +19,15 @@ public final class LiveState {
             .comparingLong((SegmentHandle s) -> s.meta().maxSequence()).reversed()
             .thenComparingLong(SegmentHandle::id);
 
+    private final Path dir;
     private final AtomicReference<ReadView> current;
     private MemTable active;
     private final List<MemTable> immutables = new ArrayList<>();
     private final List<SegmentHandle> segments = new ArrayList<>();
     private boolean closed;
 
-    public LiveState(MemTable active, List<SegmentHandle> liveSegments) {
+    public LiveState(Path dir, MemTable active, List<SegmentHandle> liveSegments) {
+        this.dir = dir;
         this.active = active;
         this.segments.addAll(liveSegments);
         this.segments.sort(NEWEST_FIRST);
@@ -65,8 +68,8 @@ public final class LiveState {
         }
     }
 
-    private static DatabaseClosedException closedError() {
-        return new DatabaseClosedException("the database is closed");
+    public DatabaseClosedException closedError() {
+        return DatabaseClosedException.database(dir);
     }
 
     public synchronized MemTable active() {

@@ -1,6 +1,5 @@
 package dev.tala.engine.write;
 
-import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.DatabaseFailedException;
 import dev.tala.core.error.OperationInterruptedException;
 import dev.tala.engine.memtable.MemTable;
@@ -243,7 +242,7 @@ public final class WritePath {
 
     private void checkOpen() {
         if (closed) {
-            throw new DatabaseClosedException("the database is closed");
+            throw live.closedError();
         }
     }
 
