@@ -429,7 +429,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         if (f.validEnd() == 0) {
             fs.delete(f.file());
             fs.syncDirectory(layout.walDir());
-            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header was incomplete (" + f.size()
+            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header is not intact (" + f.size()
                     + " bytes; " + why + ")");
             return;
         }

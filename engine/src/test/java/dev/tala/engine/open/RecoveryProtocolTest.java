@@ -21,6 +21,7 @@ import dev.tala.segment.SegmentHeader;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.Durability;
+import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
@@ -208,6 +209,62 @@ class RecoveryProtocolTest {
                 assertFalse(Files.exists(partialCopy));
             }
         }
+    }
+
+    /**
+     * Point in time stopping at a damaged header of a WAL file below the newest: that file is
+     * kept in lost/ and deleted (a header with no records after it cannot be cut to), the files
+     * after it move to lost/, and the next open in the default mode is clean.
+     */
+    @Test
+    void aPointInTimeStopInALaterFilesHeaderKeepsThatFileInLostAndDeletesIt() throws IOException {
+        Path dir = tmp.resolve("db");
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        RandomIntents gen = new RandomIntents(31, DIM);
+        Options big = options().toBuilder().memtableBytes(64L << 20).build();
+        List<Intent> written = new ArrayList<>();
+        // Each open replays the WAL files into its memtable, keeps them, and starts a new one.
+        for (int i = 0; i < 3; i++) {
+            try (TalaDB db = TalaDB.open(dir, big)) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+        }
+        List<Path> wals;
+        try (var files = Files.list(layout.walDir())) {
+            wals = files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
+        }
+        assertEquals(3, wals.size(), wals.toString());
+        Path middle = wals.get(1);
+        byte[] damaged = Files.readAllBytes(middle);
+        damaged[WalFormat.FILE_HEADER_BYTES - 1] ^= 0x01;
+        Files.write(middle, damaged);
+
+        CorruptionException refused = assertThrows(CorruptionException.class, () -> TalaDB.open(dir, big));
+        assertEquals(middle.toString(), refused.file());
+
+        try (TalaDB db = TalaDB.open(dir, big.toBuilder().recoveryMode(WalRecoveryMode.POINT_IN_TIME).build())) {
+            RecoveryReport report = db.recoveryReport();
+            assertEquals(List.of(Kind.TRUNCATED_WAL_TAIL), kinds(report, middle), report.summary());
+            String why = reason(report, middle);
+            assertTrue(why.startsWith("deleted: its header is not intact"), why);
+            Path copy = layout.lostDir().resolve(middle.getFileName());
+            assertTrue(why.contains(copy.toString()), why);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(damaged, Files.readAllBytes(copy),
+                    "lost/ keeps the file as it was");
+            assertEquals(List.of(Kind.DROPPED_WAL_AFTER_STOP), kinds(report, wals.get(2)), report.summary());
+            assertTrue(Files.exists(layout.lostDir().resolve(wals.get(2).getFileName())));
+            assertFalse(Files.exists(middle));
+            assertEquals(Optional.of(written.get(0)), db.get(written.get(0).id()));
+            assertEquals(Optional.empty(), db.get(written.get(1).id()));
+            assertEquals(Optional.empty(), db.get(written.get(2).id()));
+        }
+        try (TalaDB db = TalaDB.open(dir, big)) {
+            assertTrue(db.recoveryReport().actions().isEmpty(), db.recoveryReport().summary());
+            assertEquals(Optional.of(written.get(0)), db.get(written.get(0).id()));
+        }
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
     }
 
     private static List<Path> spareWalFiles(Path dir) throws IOException {
