@@ -20,7 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -28,11 +31,17 @@ import java.util.function.Consumer;
  * A consistent, repeatable view of the database at one sequence number: later writes, flushes
  * and compactions do not change what it reads. Holds memtables and segments alive until closed,
  * so close it promptly.
+ *
+ * <p>Safe to share between threads. A call in progress holds the view: {@link #close()} from
+ * another thread (or from a scan's own consumer) refuses later calls at once, and the view is
+ * released when the last call in progress returns.
  */
 public final class Snapshot implements AutoCloseable {
     private final PinnedView pinned;
     private final int dimension;
-    private volatile boolean closed;
+    /** The owner's hold until close, plus one per call in progress; the view goes at zero. */
+    private final AtomicInteger holds = new AtomicInteger(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     Snapshot(PinnedView pinned, int dimension) {
         this.pinned = pinned;
@@ -45,19 +54,23 @@ public final class Snapshot implements AutoCloseable {
     }
 
     public Optional<Intent> get(IntentId id) {
-        checkOpen();
-        IntentVersion v = PointLookup.find(pinned.view(), Objects.requireNonNull(id, "id"), pinned.sequence());
-        return v == null || v.isTombstone() ? Optional.empty() : Optional.of(v.intent());
+        Objects.requireNonNull(id, "id");
+        return read(() -> {
+            IntentVersion v = PointLookup.find(pinned.view(), id, pinned.sequence());
+            return v == null || v.isTombstone() ? Optional.empty() : Optional.of(v.intent());
+        });
     }
 
     /** Every live intent, in id order. */
     public void forEachIntent(Consumer<Intent> action) {
-        checkOpen();
-        MergedVersions merged = new MergedVersions(pinned.view(), pinned.sequence());
-        while (merged.skipTombstones()) {
-            action.accept(merged.version().intent());
-            merged.advance();
-        }
+        read(() -> {
+            MergedVersions merged = new MergedVersions(pinned.view(), pinned.sequence());
+            while (merged.skipTombstones()) {
+                action.accept(merged.version().intent());
+                merged.advance();
+            }
+            return null;
+        });
     }
 
     /**
@@ -66,35 +79,37 @@ public final class Snapshot implements AutoCloseable {
      * was ever written.
      */
     public java.util.OptionalLong newestTimestamp() {
-        checkOpen();
-        long newest = -1;
-        for (var s : pinned.view().segments()) {
-            if (s.meta().rows() > 0) {
-                newest = Math.max(newest, s.meta().maxTimestamp());
-            }
-        }
-        java.util.List<dev.tala.engine.memtable.MemTable> memtables = new ArrayList<>(pinned.view().immutables());
-        memtables.add(pinned.view().active());
-        for (var m : memtables) {
-            for (IntentVersion v : m.versions().values()) {
-                if (!v.isTombstone() && v.sequence() <= pinned.sequence()) {
-                    newest = Math.max(newest, v.intent().timestampNs());
+        return read(() -> {
+            long newest = -1;
+            for (var s : pinned.view().segments()) {
+                if (s.meta().rows() > 0) {
+                    newest = Math.max(newest, s.meta().maxTimestamp());
                 }
             }
-        }
-        return newest < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(newest);
+            List<dev.tala.engine.memtable.MemTable> memtables = new ArrayList<>(pinned.view().immutables());
+            memtables.add(pinned.view().active());
+            for (var m : memtables) {
+                for (IntentVersion v : m.versions().values()) {
+                    if (!v.isTombstone() && v.sequence() <= pinned.sequence()) {
+                        newest = Math.max(newest, v.intent().timestampNs());
+                    }
+                }
+            }
+            return newest < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(newest);
+        });
     }
 
     /** The number of live intents, counted exactly without decoding them. */
     public long countIntents() {
-        checkOpen();
-        MergedVersions merged = new MergedVersions(pinned.view(), pinned.sequence());
-        long n = 0;
-        while (merged.skipTombstones()) {
-            n++;
-            merged.advance();
-        }
-        return n;
+        return read(() -> {
+            MergedVersions merged = new MergedVersions(pinned.view(), pinned.sequence());
+            long n = 0;
+            while (merged.skipTombstones()) {
+                n++;
+                merged.advance();
+            }
+            return n;
+        });
     }
 
     /**
@@ -102,8 +117,7 @@ public final class Snapshot implements AutoCloseable {
      * {@code consumer} until it returns false.
      */
     public long scan(long from, long to, Predicate<Intent> consumer) {
-        checkOpen();
-        return TimeRangeScan.scan(pinned.view(), pinned.sequence(), from, to, consumer);
+        return read(() -> TimeRangeScan.scan(pinned.view(), pinned.sequence(), from, to, consumer));
     }
 
     /** At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first. */
@@ -123,14 +137,14 @@ public final class Snapshot implements AutoCloseable {
 
     /** Edges from {@code id} to live intents. */
     public List<Hop> edgesFrom(IntentId id) {
-        checkOpen();
-        return graph().edgesFrom(Objects.requireNonNull(id, "id"));
+        Objects.requireNonNull(id, "id");
+        return read(() -> graph().edgesFrom(id));
     }
 
     /** Edges from live intents to {@code id}. */
     public List<Hop> edgesTo(IntentId id) {
-        checkOpen();
-        return graph().edgesTo(Objects.requireNonNull(id, "id"));
+        Objects.requireNonNull(id, "id");
+        return read(() -> graph().edgesTo(id));
     }
 
     /**
@@ -139,8 +153,8 @@ public final class Snapshot implements AutoCloseable {
      * with the depth of the hop that first follows it.
      */
     public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
-        checkOpen();
-        return graph().traverse(Objects.requireNonNull(start, "start"), depth, relations, direction);
+        Objects.requireNonNull(start, "start");
+        return read(() -> graph().traverse(start, depth, relations, direction));
     }
 
     /**
@@ -153,8 +167,8 @@ public final class Snapshot implements AutoCloseable {
 
     /** As {@link #search(float[], int, SearchFilter)}, ranking by {@code metric} (dot product for normalized data). */
     public List<SearchHit> search(float[] vector, int k, Metric metric, SearchFilter filter) {
-        checkOpen();
-        return new SimilaritySearch(pinned.view(), pinned.sequence()).search(vector, k, metric, filter, dimension);
+        return read(() -> new SimilaritySearch(pinned.view(), pinned.sequence()).search(vector, k, metric, filter,
+                dimension));
     }
 
     private GraphQueries graph() {
@@ -165,17 +179,33 @@ public final class Snapshot implements AutoCloseable {
         return pinned;
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new DatabaseClosedException("the snapshot is closed");
+    /** Runs {@code body} holding the view, so a concurrent close cannot unmap what it reads. */
+    private <T> T read(Supplier<T> body) {
+        int h;
+        do {
+            h = holds.get();
+            if (h == 0 || closed.get()) {
+                throw new DatabaseClosedException("the snapshot is closed");
+            }
+        } while (!holds.compareAndSet(h, h + 1));
+        try {
+            return body.get();
+        } finally {
+            drop();
         }
     }
 
+    private void drop() {
+        if (holds.decrementAndGet() == 0) {
+            pinned.close();
+        }
+    }
+
+    /** Idempotent and thread-safe; a call in progress on another thread finishes first, then the view goes. */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            pinned.close();
+        if (closed.compareAndSet(false, true)) {
+            drop();
         }
     }
 }

@@ -54,6 +54,7 @@ import java.util.Set;
 public final class TalaDB implements AutoCloseable {
     private final DatabaseOpener.Opened db;
     private volatile boolean closed;
+    private final Object closing = new Object();
 
     private TalaDB(DatabaseOpener.Opened db) {
         this.db = db;
@@ -338,13 +339,30 @@ public final class TalaDB implements AutoCloseable {
     /**
      * Stops background work (a flush in progress finishes), forces the WAL, and releases the
      * directory. Data not yet in segments stays in the WAL and is replayed at the next open.
+     * Idempotent; a call while another thread is closing returns once that close is done.
+     * Snapshots stay readable until they are closed themselves.
+     *
+     * @throws IllegalStateException when called from a compaction's progress listener
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        if (db.compactor().compactingOnThisThread()) {
+            // Its listener is calling: closing would unmap the segments the compaction reads
+            // further down this very stack, and waiting for it to end would wait for ourselves.
+            throw new IllegalStateException("close() was called from a compaction's progress listener, on the"
+                    + " thread running that compaction; throw from the listener to abort the compaction, and"
+                    + " close once compact returns");
         }
-        closed = true;
+        // A second closer waits for the first: when close returns, the directory is released.
+        synchronized (closing) {
+            if (!closed) {
+                closed = true;
+                release();
+            }
+        }
+    }
+
+    private void release() {
         db.writes().close();
         db.compactor().shutdown();
         db.flusher().shutdown();

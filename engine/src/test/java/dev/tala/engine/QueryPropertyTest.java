@@ -130,13 +130,14 @@ class QueryPropertyTest {
         for (int q = 0; q < 12; q++) {
             long from;
             long to;
-            if (stamps.isEmpty() || q == 0) {
-                from = 0;
+            if (stamps.isEmpty() || q <= 1) {
+                // No timestamp is negative, so a negative bound must select what 0 would.
+                from = q == 0 ? 0 : Long.MIN_VALUE;
                 to = Long.MAX_VALUE;
             } else {
                 long a = stamps.get(random.nextInt(stamps.size())) + random.nextInt(3) - 1;
                 long b = stamps.get(random.nextInt(stamps.size())) + random.nextInt(3) - 1;
-                from = Math.max(0, Math.min(a, b));
+                from = Math.min(a, b) - (q == 2 ? 1L << 40 : 0);
                 to = Math.max(a, b);
             }
             int limit = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(5);

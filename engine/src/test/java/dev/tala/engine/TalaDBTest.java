@@ -189,6 +189,57 @@ class TalaDBTest {
         TalaDB.open(dir, small()).close();
     }
 
+    /** A shutdown hook racing the service's own stop: whichever returns second, the directory is free. */
+    @Test
+    void aSecondConcurrentCloseReturnsOnlyOnceTheDatabaseIsClosed() throws Exception {
+        Intent x = new RandomIntents(6, DIM).next();
+        for (int round = 0; round < 30; round++) {
+            TalaDB db = TalaDB.open(dir, small());
+            db.put(x);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            Thread other = Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                db.close();
+            });
+            go.countDown();
+            db.close();
+            try (TalaDB again = TalaDB.open(dir, small())) {
+                assertEquals(Optional.of(x), again.get(x.id()), "round " + round);
+            }
+            other.join();
+        }
+    }
+
+    /** Closing from inside a compaction would unmap what it reads; the listener is refused instead. */
+    @Test
+    void closeFromACompactionsListenerIsRefusedAndTheDatabaseStaysUsable() {
+        RandomIntents gen = new RandomIntents(12, DIM);
+        List<Intent> written = new ArrayList<>();
+        Options manual = small().toBuilder().backgroundCompaction(false).build();
+        try (TalaDB db = TalaDB.open(dir, manual)) {
+            for (int segment = 0; segment < 3; segment++) {
+                for (int i = 0; i < 200; i++) {
+                    Intent x = gen.next();
+                    db.put(x);
+                    written.add(x);
+                }
+                db.flush();
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> db.compact(progress -> db.close()));
+            assertTrue(e.getMessage().contains("progress listener"), e.getMessage());
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+            assertTrue(db.compact(dev.tala.compaction.CompactionProgress.Listener.NONE).isPresent());
+            assertEquals(written.size(), db.stats().intents());
+        }
+    }
+
     @Test
     void openingADirectoryWithForeignFilesIsRefused() throws Exception {
         Files.writeString(dir.resolve("notes.txt"), "mine");

@@ -10,11 +10,13 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -31,8 +33,10 @@ public final class LocalFileLayer implements FileLayer {
     public static final LocalFileLayer INSTANCE = new LocalFileLayer();
 
     // POSIX record locks belong to the process, and closing any descriptor of the file drops
-    // them; so a second opener in this JVM is refused here, before it opens a descriptor.
-    private static final Set<Path> LOCKED_IN_THIS_PROCESS = ConcurrentHashMap.newKeySet();
+    // them; so a second opener in this JVM is refused here, before it opens a descriptor. Keyed
+    // by the file's identity, not its path: a symlink or bind mount is another path to the same
+    // LOCK file, and its refused opener's close would free the first opener's lock.
+    private static final Set<Object> LOCKED_IN_THIS_PROCESS = ConcurrentHashMap.newKeySet();
 
     private LocalFileLayer() {
     }
@@ -122,7 +126,7 @@ public final class LocalFileLayer implements FileLayer {
 
     @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
-        Path key = lockFile.toAbsolutePath().normalize();
+        Object key = fileIdentity(lockFile);
         if (!LOCKED_IN_THIS_PROCESS.add(key)) {
             throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
         }
@@ -153,6 +157,20 @@ public final class LocalFileLayer implements FileLayer {
             }
             throw e;
         }
+    }
+
+    /**
+     * The device and inode of {@code lockFile}, created if absent. Creating it opens a descriptor
+     * only when no file was there, so never one on a file this process has locked.
+     */
+    private static Object fileIdentity(Path lockFile) throws IOException {
+        try {
+            Files.createFile(lockFile);
+        } catch (FileAlreadyExistsException e) {
+            // Left by an earlier opener, or held by a current one: both are expected.
+        }
+        Object key = Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
+        return key != null ? key : lockFile.toRealPath();
     }
 
     private static OptionalLong readPid(FileChannel ch) {
@@ -295,12 +313,12 @@ public final class LocalFileLayer implements FileLayer {
 
     private static final class ChannelDirectoryLock implements DirectoryLock {
         private final Path path;
-        private final Path key;
+        private final Object key;
         private final FileChannel channel;
         private final FileLock lock;
         private boolean released;
 
-        ChannelDirectoryLock(Path path, Path key, FileChannel channel, FileLock lock) {
+        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock) {
             this.path = path;
             this.key = key;
             this.channel = channel;

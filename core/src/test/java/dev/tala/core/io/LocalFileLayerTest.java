@@ -174,12 +174,37 @@ class LocalFileLayerTest {
         fs.lock(lock).close();
     }
 
+    /**
+     * A second opener through a symlink is the same LOCK file: refused without a descriptor of
+     * its own, whose close would drop this process's lock and let another process in.
+     */
+    @Test
+    void anOpenerThroughASymlinkIsRefusedAndLeavesTheLockHeld() throws Exception {
+        Path db = Files.createDirectories(dir.resolve("db"));
+        Path alias = Files.createSymbolicLink(dir.resolve("alias"), db);
+        try (DirectoryLock held = fs.lock(db.resolve("LOCK"))) {
+            DatabaseLockedException e = assertThrows(DatabaseLockedException.class, () -> fs.lock(alias.resolve("LOCK")));
+            assertEquals(ProcessHandle.current().pid(), e.holderPid().orElseThrow());
+            Process other = lockHolder(db.resolve("LOCK"));
+            other.getOutputStream().close();
+            assertTrue(other.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(1, other.exitValue(), "another process is still refused");
+        }
+        try (DirectoryLock viaAlias = fs.lock(alias.resolve("LOCK"))) {
+            assertThrows(DatabaseLockedException.class, () -> fs.lock(db.resolve("LOCK")));
+        }
+    }
+
+    private static Process lockHolder(Path lock) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(),
+                lock.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
     @Test
     void aLockHeldByAnotherProcessNamesItsPid() throws Exception {
         Path lock = dir.resolve("LOCK");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LockHolder.class.getName(), lock.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = lockHolder(lock);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream()));
             assertEquals("locked", out.readLine());

@@ -231,6 +231,11 @@ public final class Compactor {
         }
     }
 
+    /** True on the thread running a compaction, that is, inside its progress listener. */
+    public boolean compactingOnThisThread() {
+        return oneAtATime.isHeldByCurrentThread();
+    }
+
     /**
      * Deletes the inputs whose last reader is gone; call after the live set is closed, so
      * that every input is released by then.

@@ -140,6 +140,9 @@ public final class TimeRangeScan {
      * @return the number of intents given to the consumer
      */
     public static long scan(ReadView view, long sequence, long from, long to, Predicate<Intent> consumer) {
+        // Timestamps are never negative, and segments compare them unsigned: a negative bound
+        // would read as a huge one there while memtables compared it signed.
+        from = Math.max(from, 0);
         if (from >= to) {
             return 0;
         }
