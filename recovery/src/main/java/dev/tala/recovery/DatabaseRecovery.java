@@ -188,15 +188,24 @@ public final class DatabaseRecovery implements AutoCloseable {
                     continue;
                 }
                 boolean stopHere = stoppedIn(f) && f.droppedTailBytes() > 0;
-                // What follows a point-in-time stop, and a skipped range, may be intact records:
-                // the file is copied as it was before anything here changes it.
-                Path copy = stopHere || !f.skipped().isEmpty() ? copyToLost(f.file()) : null;
+                // What follows a point-in-time stop, a skipped range, or writes lost out of order
+                // may be intact records: the file is copied as it was before anything here changes it.
+                Path copy = stopHere || !f.skipped().isEmpty() || f.lostWrites() != null ? copyToLost(f.file()) : null;
                 if (f.droppedTailBytes() > 0 || f.size() == 0) {
                     // An empty file was created by a process that died before writing its header.
                     // Left in place, it would sit below the WAL file this open creates, where an
                     // incomplete header is no longer a torn tail and the next open would refuse it.
-                    cutTail(f, stopHere ? "dropped at the point-in-time stop (" + replay.stoppedAt().what()
-                            + "); the file as it was is kept as " + copy : "a write torn by the crash");
+                    String why;
+                    if (stopHere) {
+                        why = "dropped at the point-in-time stop (" + replay.stoppedAt().what()
+                                + "); the file as it was is kept as " + copy;
+                    } else if (f.lostWrites() != null) {
+                        why = "writes the crash lost out of order: " + f.lostWrites() + ", none of them"
+                                + " acknowledged as durable; the file as it was is kept as " + copy;
+                    } else {
+                        why = "a write torn by the crash";
+                    }
+                    cutTail(f, why);
                 }
                 for (ReplayReport.Skipped skip : f.skipped()) {
                     act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "

@@ -105,8 +105,17 @@ class PartialWriteTest {
                         }
                         opened++;
                     } else {
-                        assertThrows(CorruptionException.class, () -> SegmentFixtures.open(file), label);
-                        refused++;
+                        try (SegmentReader reader = SegmentFixtures.open(file)) {
+                            // Only a power loss that keeps single sectors can keep the unforced
+                            // clear of is_partial, and that is the last write: all it vouches for
+                            // was forced before it.
+                            assertEquals(PowerLossMode.LOST_SECTORS, mode, label + ": an incomplete segment opened");
+                            reader.verify();
+                            assertEquals(versions.size(), reader.rowCount(), label);
+                            opened++;
+                        } catch (CorruptionException e) {
+                            refused++;
+                        }
                     }
                 }
             }

@@ -13,9 +13,12 @@ public record ReplayReport(WalRecoveryMode mode, List<FileReport> files, long la
     /**
      * One WAL file: records seen and applied, where its intact prefix ends ({@code validEnd}),
      * how many bytes after it were dropped as a torn tail, and the damaged ranges skipped.
+     * {@code lostWrites} is null unless the dropped tail held intact records after writes the
+     * crash lost out of order; then it says what replay saw there.
      */
     public record FileReport(Path file, long fileNumber, long size, long recordsRead, long recordsApplied,
-                             long validEnd, long droppedTailBytes, List<Skipped> skipped, boolean ignored) {
+                             long validEnd, long droppedTailBytes, String lostWrites, List<Skipped> skipped,
+                             boolean ignored) {
         /** True when the file ends in bytes replay did not use, which recovery should cut off. */
         public boolean hasTornTail() {
             return droppedTailBytes > 0;

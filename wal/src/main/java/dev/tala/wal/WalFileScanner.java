@@ -4,6 +4,7 @@ import static dev.tala.wal.WalRecordCodec.INT;
 import static dev.tala.wal.WalRecordCodec.LONG;
 
 import dev.tala.core.checksum.Crc32c;
+import dev.tala.core.io.FileLayer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -147,6 +148,29 @@ final class WalFileScanner {
             }
         }
         return -1;
+    }
+
+    /** Zeros needed before a sector boundary to take them for a lost write rather than data. */
+    private static final int LOST_WRITE_ZEROS = 32;
+
+    /**
+     * True when the damaged range [{@code from}, {@code to}) looks like writes the crash lost
+     * out of order (a later sector reached the disk, an earlier one did not): the bytes before
+     * some sector boundary in it are zeros, back {@link #LOST_WRITE_ZEROS} bytes or to
+     * {@code from}. A flipped bit leaves no such zeros; unforced sectors reaching the disk in
+     * any order, which nothing but a force prevents, do.
+     */
+    boolean looksLikeLostWrites(long from, long to) {
+        // Storage persists whole sectors, so a lost write leaves its sectors as they were before:
+        // zeros, since a WAL file's space is new, preallocated, or zero-filled before reuse.
+        int sector = FileLayer.SECTOR_BYTES;
+        for (long boundary = (from / sector + 1) * sector; boundary <= to; boundary += sector) {
+            long start = Math.max(from, boundary - LOST_WRITE_ZEROS);
+            if (file.asSlice(start, boundary - start).mismatch(ZERO_CHUNK.asSlice(0, boundary - start)) < 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int payloadCrc(long offset, long length) {

@@ -52,7 +52,7 @@ public final class WalReplayer {
             long number = DatabaseLayout.walNumber(path).orElseThrow(
                     () -> new IllegalArgumentException(path + " is not named like a WAL file"));
             if (stop != null) {
-                reports.add(new ReplayReport.FileReport(path, number, sizeOf(fs, path), 0, 0, 0, 0, List.of(), true));
+                reports.add(new ReplayReport.FileReport(path, number, sizeOf(fs, path), 0, 0, 0, 0, null, List.of(), true));
                 continue;
             }
             FileReplay r = new FileReplay(path, number, i == files.size() - 1, mode, at, apply);
@@ -111,6 +111,8 @@ public final class WalReplayer {
         boolean skippedJustBefore;
         long validEnd;
         long droppedTail;
+        /** Set when the dropped tail held intact records after writes the crash lost; says what it saw. */
+        String lostWritesBefore;
         long size;
         /** Where the file's written bytes end (see {@link WalFileScanner#dataEnd}). */
         long dataEnd;
@@ -245,11 +247,19 @@ public final class WalReplayer {
 
         private long damaged(WalFileScanner scanner, long offset, String what, boolean inHeader) {
             long next = scanner.nextIntactRecordAfter(offset);
-            boolean tail = newest && next < 0 && !inHeader;
+            // Damage with intact records after it is a torn tail too when it shows writes lost
+            // out of order: nothing after it was covered by a completed force (one would have
+            // made the damaged bytes durable), so nothing after it was acknowledged in SYNC mode.
+            boolean lostWrites = newest && !inHeader && next >= 0 && scanner.looksLikeLostWrites(offset, next);
+            boolean tail = newest && !inHeader && (next < 0 || lostWrites);
             switch (mode) {
                 case TOLERATE_CORRUPTED_TAIL -> {
                     if (tail) {
                         droppedTail = dataEnd - offset;
+                        if (lostWrites) {
+                            lostWritesBefore = what + ", then zeros where writes were lost, then intact records"
+                                    + " from offset " + next;
+                        }
                         return -1;
                     }
                     throw corruption(offset, what);
@@ -280,7 +290,7 @@ public final class WalReplayer {
 
         ReplayReport.FileReport report() {
             return new ReplayReport.FileReport(path, number, size, read, applied, validEnd, droppedTail,
-                    List.copyOf(skipped), false);
+                    lostWritesBefore, List.copyOf(skipped), false);
         }
     }
 }

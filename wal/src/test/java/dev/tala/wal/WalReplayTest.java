@@ -162,6 +162,49 @@ class WalReplayTest {
         }
     }
 
+    /**
+     * Unforced sectors reach the disk in any order: a lost one reads as zeros while a later one
+     * holds intact records. In the newest file that is a torn tail; a flipped bit at the same
+     * place, or the same zeros in an older file (forced whole before the next began), is not.
+     */
+    @Test
+    void aLostSectorBeforeIntactRecordsIsATornTailOnlyInTheNewestFile() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(41, 80, ends);
+        byte[] intact = Files.readAllBytes(walFile(1));
+        int sector = FileLayer.SECTOR_BYTES;
+        int lost = intact.length / 2 / sector * sector;
+        assertTrue(lost + 2 * sector < intact.length, "intact records follow the lost sector");
+        int kept = (int) ends.stream().filter(end -> end <= lost).count();
+
+        byte[] zeroed = intact.clone();
+        Arrays.fill(zeroed, lost, lost + sector, (byte) 0);
+        Files.write(walFile(1), zeroed);
+        List<WalRecord> replayed = new ArrayList<>();
+        ReplayReport report = WalReplayer.replay(fs, WalReplayer.walFiles(fs, walDir, 0), 0,
+                WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, replayed::add);
+        assertSameRecords(written.subList(0, kept), replayed);
+        ReplayReport.FileReport file = report.files().getFirst();
+        assertNotNull(file.lostWrites());
+        assertTrue(file.lostWrites().contains("intact records from offset"), file.lostWrites());
+        assertEquals(kept == 0 ? WalFormat.FILE_HEADER_BYTES : ends.get(kept - 1), file.validEnd());
+        assertEquals(intact.length - file.validEnd(), file.droppedTailBytes());
+
+        byte[] flipped = intact.clone();
+        flipped[lost + sector / 2] ^= 0x04;
+        Files.write(walFile(1), flipped);
+        assertThrows(CorruptionException.class, () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL));
+
+        Files.write(walFile(1), zeroed);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 2, written.getLast().lastSequence(),
+                Durability.none())) {
+            wal.append(List.of(WalTestSupport.randomOp(new RandomIntents(42, WalTestSupport.DIM))));
+        }
+        CorruptionException older = assertThrows(CorruptionException.class,
+                () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL));
+        assertTrue(older.getMessage().contains("not the newest WAL file"), older.getMessage());
+    }
+
     @Test
     void damageInAnOlderFileIsNeverATornTail() throws IOException {
         RandomIntents gen = new RandomIntents(5, WalTestSupport.DIM);

@@ -15,6 +15,12 @@ import java.util.List;
  * existence (create, rename, delete) is durable after {@link #syncDirectory(Path)} of its parent.
  */
 public interface FileLayer {
+    /**
+     * The unit storage is assumed to persist whole: a crash keeps or loses each sector of
+     * unforced data, in any order, but never part of one.
+     */
+    int SECTOR_BYTES = 512;
+
     /** Creates {@code file} empty (truncating an existing one) and opens it for writing. */
     WritableFile create(Path file) throws IOException;
 

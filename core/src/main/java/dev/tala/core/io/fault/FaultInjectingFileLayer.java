@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -64,7 +65,14 @@ public final class FaultInjectingFileLayer implements FileLayer {
         /** A random prefix of each file's unforced tail survives (a torn write). */
         TORN_TAIL,
         /** The file keeps a random part of its new length, but that part reads as zeros. */
-        ZERO_FILLED_TAIL
+        ZERO_FILLED_TAIL,
+        /**
+         * Each unforced sector ({@link FileLayer#SECTOR_BYTES}) reached the disk or not, in no
+         * order: the file keeps its new length, a lost sector of new bytes reads as zeros, and a
+         * lost sector of overwritten forced bytes holds them again. Nothing but a force orders
+         * writes, so a later sector can survive an earlier one.
+         */
+        LOST_SECTORS
     }
 
     private static final int OPERATION_LOG_SIZE = 64;
@@ -468,10 +476,15 @@ public final class FaultInjectingFileLayer implements FileLayer {
             return;
         }
         int durable = (int) state.durableLength;
+        if (mode == PowerLossMode.LOST_SECTORS) {
+            replaceContent(path, sectorsThatSurvived(current, state, random));
+            return;
+        }
         int unforcedTail = Math.max(0, current.length - durable);
         int keptTail = switch (mode) {
             case DROP_UNSYNCED -> 0;
             case TORN_TAIL, ZERO_FILLED_TAIL -> unforcedTail == 0 ? 0 : random.nextInt(unforcedTail + 1);
+            case LOST_SECTORS -> throw new AssertionError(mode);
         };
         byte[] image = new byte[durable + keptTail];
         System.arraycopy(current, 0, image, 0, Math.min(current.length, durable));
@@ -482,6 +495,34 @@ public final class FaultInjectingFileLayer implements FileLayer {
             Undo u = state.undo.get(i);
             System.arraycopy(u.oldBytes, 0, image, (int) u.position, u.oldBytes.length);
         }
+        replaceContent(path, image);
+    }
+
+    /** {@code current} with each unforced sector kept or lost by a coin toss (see {@link PowerLossMode#LOST_SECTORS}). */
+    private static byte[] sectorsThatSurvived(byte[] current, FileState state, Random random) {
+        int sector = FileLayer.SECTOR_BYTES;
+        int durable = (int) state.durableLength;
+        byte[] image = Arrays.copyOf(current, Math.max(current.length, durable));
+        for (int at = durable / sector * sector; at < current.length; at += sector) {
+            if (random.nextBoolean()) {
+                Arrays.fill(image, Math.max(at, durable), Math.min(at + sector, current.length), (byte) 0);
+            }
+        }
+        for (int i = state.undo.size() - 1; i >= 0; i--) {
+            Undo u = state.undo.get(i);
+            long end = u.position + u.oldBytes.length;
+            for (long at = u.position / sector * sector; at < end; at += sector) {
+                if (random.nextBoolean()) {
+                    long from = Math.max(at, u.position);
+                    long to = Math.min(at + sector, end);
+                    System.arraycopy(u.oldBytes, (int) (from - u.position), image, (int) from, (int) (to - from));
+                }
+            }
+        }
+        return image;
+    }
+
+    private static void replaceContent(Path path, byte[] image) throws IOException {
         // Write beside and rename over, so a stale mapping of the old inode never sees it shrink.
         Path tmp = path.resolveSibling(path.getFileName() + ".powerloss");
         Files.write(tmp, image);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.MappedRegion;
 import dev.tala.core.io.ReadableFile;
@@ -312,6 +313,38 @@ class FaultInjectingFileLayerTest {
         }
     }
 
+    /** A later unforced sector can reach the disk while an earlier one does not, and an overwrite can half revert. */
+    @Test
+    void lostSectorsFallInAnyOrder() throws IOException {
+        int sector = FileLayer.SECTOR_BYTES;
+        boolean laterSurvivedEarlier = false;
+        boolean overwriteHalfReverted = false;
+        for (long seed = 0; seed < 20; seed++) {
+            Path root = Files.createDirectories(tmp.resolve("sectors-" + seed));
+            FaultInjectingFileLayer layer = new FaultInjectingFileLayer(root.resolve("stash"));
+            Path file = root.resolve("f");
+            byte[] ones = new byte[4 * sector];
+            Arrays.fill(ones, (byte) 1);
+            byte[] twos = new byte[4 * sector];
+            Arrays.fill(twos, (byte) 2);
+            try (WritableFile f = layer.create(file)) {
+                layer.syncDirectory(root);
+                f.append(ByteBuffer.wrap(ones));
+                f.force();
+                f.write(0, ByteBuffer.wrap(twos, 0, 2 * sector));
+                f.append(ByteBuffer.wrap(twos));
+            }
+            layer.powerLoss(PowerLossMode.LOST_SECTORS, seed);
+            byte[] after = Files.readAllBytes(file);
+            assertEquals(8 * sector, after.length);
+            laterSurvivedEarlier |= after[4 * sector] == 0 && after[7 * sector] == 2;
+            overwriteHalfReverted |= after[0] != after[sector];
+            assertTrue(after[2 * sector] == 1 && after[4 * sector - 1] == 1, "forced bytes never overwritten stay");
+        }
+        assertTrue(laterSurvivedEarlier, "in 20 seeds a later sector never survived an earlier lost one");
+        assertTrue(overwriteHalfReverted, "in 20 seeds an overwrite never reverted in part");
+    }
+
     /** Random appends and forces: after power loss each mode leaves what it promises. */
     @Property(tries = 60)
     void powerLossKeepsExactlyTheForcedPrefixOrATornExtensionOfIt(
@@ -348,6 +381,17 @@ class FaultInjectingFileLayerTest {
                 case DROP_UNSYNCED -> assertEquals(forcedLength, after.length);
                 case TORN_TAIL -> assertArrayEquals(Arrays.copyOfRange(written, forcedLength, after.length), tail);
                 case ZERO_FILLED_TAIL -> assertArrayEquals(new byte[tail.length], tail);
+                case LOST_SECTORS -> {
+                    assertEquals(written.length, after.length);
+                    int sector = FileLayer.SECTOR_BYTES;
+                    for (int at = forcedLength / sector * sector; at < written.length; at += sector) {
+                        int from = Math.max(at, forcedLength);
+                        int to = Math.min(at + sector, written.length);
+                        byte[] got = Arrays.copyOfRange(after, from, to);
+                        assertTrue(Arrays.equals(Arrays.copyOfRange(written, from, to), got)
+                                || Arrays.equals(new byte[to - from], got), "sector at " + at + " is kept or zeros");
+                    }
+                }
             }
         } finally {
             FileTrees.delete(root);
