@@ -297,7 +297,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     /** A crash during an atomic rewrite (write beside, rename over) leaves the unrenamed copy. */
     private void removeTemporaryFiles() throws IOException {
         for (Path target : List.of(layout.manifestFile(), layout.optionsFile())) {
-            Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+            Path tmp = FileLayer.temporaryFor(target);
             if (fs.exists(tmp)) {
                 fs.delete(tmp);
                 act(Action.Kind.DELETED_TEMPORARY_FILE, tmp, "an atomic rewrite of " + target.getFileName()
@@ -463,7 +463,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         Path target = lostTarget(p);
         // Written under a temporary name and renamed once forced, so that a crash midway cannot
         // leave a partial copy that looks like the file as it was.
-        Path partial = target.resolveSibling(target.getFileName() + ".tmp");
+        Path partial = FileLayer.temporaryFor(target);
         ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
         try (ReadableFile in = fs.openForRead(p); WritableFile out = fs.create(partial)) {
             long size = in.size();

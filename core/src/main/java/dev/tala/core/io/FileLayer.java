@@ -78,13 +78,21 @@ public interface FileLayer {
      * the target, sync the directory.
      */
     default void writeAtomically(Path target, byte[] content) throws IOException {
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        Path tmp = temporaryFor(target);
         try (WritableFile out = create(tmp)) {
             out.append(ByteBuffer.wrap(content));
             out.force();
         }
         rename(tmp, target);
         syncDirectory(target.getParent());
+    }
+
+    /**
+     * The name a file is written under before it is renamed to {@code target}: what a crash in
+     * between leaves, which the next open deletes.
+     */
+    static Path temporaryFor(Path target) {
+        return target.resolveSibling(target.getFileName() + ".tmp");
     }
 
     /** Thrown by {@link ReadableFile#readFully} when the file ends first. */

@@ -201,14 +201,28 @@ public final class DatabaseOpener {
                 refuseForeignFiles(fs, layout);
             }
             if (!fs.exists(layout.dir())) {
-                fs.createDirectories(layout.dir());
-                if (layout.dir().getParent() != null) {
-                    fs.syncDirectory(layout.dir().getParent());
-                }
+                createDurably(fs, layout.dir().toAbsolutePath());
             }
             return fs.lock(layout.lockFile());
         } catch (IOException e) {
             throw new StorageException("cannot open " + layout.dir(), e);
+        }
+    }
+
+    /**
+     * Creates {@code dir} and each missing parent, syncing the directory that holds each new
+     * entry: a power loss could otherwise take a new parent, and the database in it, away.
+     */
+    private static void createDurably(FileLayer fs, Path dir) throws IOException {
+        List<Path> missing = new ArrayList<>();
+        for (Path d = dir; d != null && !fs.exists(d); d = d.getParent()) {
+            missing.add(d);
+        }
+        fs.createDirectories(dir);
+        for (Path created : missing.reversed()) {
+            if (created.getParent() != null) {
+                fs.syncDirectory(created.getParent());
+            }
         }
     }
 
@@ -251,10 +265,13 @@ public final class DatabaseOpener {
         return stored;
     }
 
-    /** A database is created only in a directory holding no files but, at most, its LOCK. */
+    /**
+     * A database is created only in a directory holding no files but, at most, its LOCK and the
+     * temporary OPTIONS of a creation that died before renaming it (rewritten by this one).
+     */
     private static void refuseForeignFiles(FileLayer fs, DatabaseLayout layout) throws IOException {
         for (Path p : fs.list(layout.dir())) {
-            if (!p.equals(layout.lockFile())) {
+            if (!p.equals(layout.lockFile()) && !p.equals(FileLayer.temporaryFor(layout.optionsFile()))) {
                 throw new TalaException(layout.dir() + " holds files but no TalaDB OPTIONS file ("
                         + p.getFileName() + "); refusing to create a database there");
             }

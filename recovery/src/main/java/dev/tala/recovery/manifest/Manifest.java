@@ -26,6 +26,8 @@ public final class Manifest implements Closeable {
     private ManifestState state;
     private long size;
     private long rewrites;
+    /** The first write that failed; no edit may follow it (see {@link #append}). */
+    private Throwable failed;
 
     private Manifest(FileLayer fs, Path file, long rewriteBytes) {
         this.fs = fs;
@@ -68,23 +70,39 @@ public final class Manifest implements Closeable {
         return size;
     }
 
-    /** Appends {@code edit}, forces it, and returns the state with it applied. */
+    /**
+     * Appends {@code edit}, forces it, and returns the state with it applied.
+     *
+     * <p>Once a write has failed, every later append fails too: the file may end in part of the
+     * failed edit (or, after a failed force, its pages may never reach the disk while a later
+     * edit's do), and an intact edit after damage reads as corruption, not as a torn tail, so
+     * the database would not open. The edit is retried by the next open's recovery instead.
+     */
     public synchronized ManifestState append(ManifestEdit edit) throws IOException {
-        ManifestState next = state.apply(edit);
-        if (size > rewriteBytes) {
-            rewrite(next);
-            return next;
+        if (failed != null) {
+            throw new IOException("no edit may follow a failed write to " + file + " until the database is reopened",
+                    failed);
         }
-        ByteBuffer record = frame(edit);
-        out.append(record);
-        out.force();
-        size += record.capacity();
-        state = next;
-        return next;
+        ManifestState next = state.apply(edit);
+        try {
+            if (size > rewriteBytes) {
+                rewrite(next);
+                return next;
+            }
+            ByteBuffer record = frame(edit);
+            out.append(record);
+            out.force();
+            size += record.capacity();
+            state = next;
+            return next;
+        } catch (IOException | RuntimeException e) {
+            failed = e;
+            throw e;
+        }
     }
 
     private void rewrite(ManifestState snapshot) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Path tmp = FileLayer.temporaryFor(file);
         ByteBuffer header = ByteBuffer.allocate(ManifestFormat.FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         header.put(ManifestFormat.MAGIC).putShort(ManifestFormat.VERSION).putShort((short) 0).flip();
         ByteBuffer body = frame(snapshot.asSnapshotEdit());

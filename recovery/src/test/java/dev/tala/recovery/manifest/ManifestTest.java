@@ -79,6 +79,38 @@ class ManifestTest {
         assertEquals(0, r.tornTailBytes());
     }
 
+    /**
+     * After a write fails (a full disk half-way through an edit, or a failed force) no edit may
+     * follow: an intact edit after the damaged one would make the file unreadable.
+     */
+    @Test
+    void noEditFollowsAFailedWrite() throws IOException {
+        List<ManifestEdit> edits = history(8, 4);
+        for (boolean diskFull : new boolean[] {true, false}) {
+            Path file = Files.createDirectories(dir.resolve("full-" + diskFull)).resolve("MANIFEST");
+            FaultInjectingFileLayer fault = new FaultInjectingFileLayer(dir.resolve("stash-" + diskFull));
+            try (Manifest m = Manifest.create(fault, file, ManifestState.EMPTY, Manifest.DEFAULT_REWRITE_BYTES)) {
+                m.append(edits.get(0));
+                m.append(edits.get(1));
+                if (diskFull) {
+                    fault.diskFullAfter(10);
+                } else {
+                    // (the file is still open under the temporary name it was created with)
+                    fault.failForces(p -> p.getFileName().toString().startsWith("MANIFEST"));
+                }
+                assertThrows(IOException.class, () -> m.append(edits.get(2)), diskFull ? "disk full" : "failed force");
+                fault.clearDiskFull();
+                fault.clearForceFailures();
+                IOException refused = assertThrows(IOException.class, () -> m.append(edits.get(3)));
+                assertTrue(refused.getMessage().contains("no edit may follow a failed write"), refused.getMessage());
+                assertEquals(applyAll(edits.subList(0, 2)), m.state());
+            }
+            ManifestReader.Result r = ManifestReader.read(fs, file);
+            assertEquals(applyAll(edits.subList(0, diskFull ? 2 : 3)), r.state(), "the file reads, ending in"
+                    + (diskFull ? " a torn edit" : " the edit whose force failed (the simulated page cache kept it)"));
+        }
+    }
+
     @Test
     void aTornLastEditIsIgnoredAtEveryCut() throws IOException {
         Path file = dir.resolve("MANIFEST");
