@@ -92,6 +92,11 @@ final class WalFile implements Closeable {
         return number;
     }
 
+    /** True while nothing but the header was written. */
+    boolean holdsNoRecords() {
+        return position == WalFormat.FILE_HEADER_BYTES;
+    }
+
     Path path() {
         return out.path();
     }

@@ -673,5 +673,12 @@ public final class WriteAheadLog implements Closeable {
         if (error != null) {
             throw new IOException("closing the write-ahead log failed", error);
         }
+        if (healthy && turn.file.holdsNoRecords()) {
+            // A log that took no record leaves no file: an open keeps the WAL files it replayed
+            // until a flush, so each open of such a database that writes nothing would
+            // otherwise add one more empty file. A crash before this leaves it, which is harmless.
+            fs.delete(turn.file.path());
+            fs.syncDirectory(walDir);
+        }
     }
 }

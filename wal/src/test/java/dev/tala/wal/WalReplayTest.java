@@ -307,7 +307,7 @@ class WalReplayTest {
             }
             assertEquals(6, wal.currentFileNumber());
         }
-        assertEquals(4, WalReplayer.walFiles(fs, walDir, 0).size());
+        assertEquals(3, WalReplayer.walFiles(fs, walDir, 0).size(), "the last file took no record and was deleted at close");
         assertSameRecords(written, replayAll(fs, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY));
         List<WalRecord> fromFive = new ArrayList<>();
         WalReplayer.replay(fs, WalReplayer.walFiles(fs, walDir, 5), 11, WalRecoveryMode.ABSOLUTE_CONSISTENCY, fromFive::add);

@@ -23,7 +23,6 @@ import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalRecoveryMode;
-import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -211,6 +210,30 @@ class RecoveryProtocolTest {
         }
     }
 
+    /** Opens that write nothing add no WAL file, though each keeps the unflushed ones it replayed. */
+    @Test
+    void opensThatWriteNothingLeaveNoEmptyWalFiles() throws IOException {
+        Path dir = tmp.resolve("db");
+        Options big = options().toBuilder().memtableBytes(64L << 20).build();
+        Intent x = new RandomIntents(8, DIM).next();
+        try (TalaDB db = TalaDB.open(dir, big)) {
+            db.put(x);
+        }
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        List<Path> before;
+        try (var files = Files.list(layout.walDir())) {
+            before = files.sorted().toList();
+        }
+        for (int i = 0; i < 5; i++) {
+            try (TalaDB db = TalaDB.open(dir, big)) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+        try (var files = Files.list(layout.walDir())) {
+            assertEquals(before, files.sorted().toList());
+        }
+    }
+
     /**
      * Point in time stopping at a damaged header of a WAL file below the newest: that file is
      * kept in lost/ and deleted (a header with no records after it cannot be cut to), the files
@@ -367,7 +390,10 @@ class RecoveryProtocolTest {
         }
         Path empty = layout.walFile(2);
         Files.createFile(empty);
-        WriteAheadLog.create(LocalFileLayer.INSTANCE, layout.walDir(), 3, 1, Durability.none()).close();
+        // File 1's header with file number 3 (a log that takes no record deletes its file at close).
+        byte[] header = java.util.Arrays.copyOf(Files.readAllBytes(layout.walFile(1)), WalFormat.FILE_HEADER_BYTES);
+        java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(8, 3);
+        Files.write(layout.walFile(3), header);
 
         VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
         assertFalse(report.isClean(), "verify agrees with the open below");
