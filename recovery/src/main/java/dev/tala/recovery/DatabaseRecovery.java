@@ -206,6 +206,13 @@ public final class DatabaseRecovery implements AutoCloseable {
                         why = "a write torn by the crash";
                     }
                     cutTail(f, why);
+                } else {
+                    // Its records may be only in the page cache (a process killed in NONE or
+                    // BATCH mode): forced before this open writes a newer WAL file, or a power
+                    // loss would turn its lost tail into damage in an older file.
+                    try (WritableFile out = fs.openForAppend(f.file())) {
+                        out.force();
+                    }
                 }
                 for (ReplayReport.Skipped skip : f.skipped()) {
                     act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "

@@ -150,23 +150,42 @@ final class WalFileScanner {
         return -1;
     }
 
-    /** Zeros needed before a sector boundary to take them for a lost write rather than data. */
-    private static final int LOST_WRITE_ZEROS = 32;
-
     /**
-     * True when the damaged range [{@code from}, {@code to}) looks like writes the crash lost
-     * out of order (a later sector reached the disk, an earlier one did not): the bytes before
-     * some sector boundary in it are zeros, back {@link #LOST_WRITE_ZEROS} bytes or to
-     * {@code from}. A flipped bit leaves no such zeros; unforced sectors reaching the disk in
-     * any order, which nothing but a force prevents, do.
+     * True when the damaged record at {@code from}, with the next intact record at {@code next},
+     * was damaged by writes the crash lost out of order rather than by a changed bit: part of it
+     * lies in a sector that reads as zeros from {@code from} (or the sector's start) to the
+     * sector's end, and that sector ends before {@code next}.
+     *
+     * <p>Why that is what a lost write leaves: a force covers whole records, so the last durable
+     * byte is at or before {@code from}; a sector that did not reach the disk reads as it was
+     * before, zeros, since a WAL file's space is new, preallocated, or zero-filled before reuse;
+     * and no intact record can start inside such a sector. The zeros must cover the part of the
+     * record that fails its checksum: the header when the header's checksum fails, else the
+     * payload. A flipped bit leaves no whole zero sector there, unless the record itself holds
+     * at least a sector of aligned zeros, which is why the whole sector is required.
      */
     boolean looksLikeLostWrites(long from, long to) {
-        // Storage persists whole sectors, so a lost write leaves its sectors as they were before:
-        // zeros, since a WAL file's space is new, preallocated, or zero-filled before reuse.
+        long size = file.byteSize();
+        long failingFrom;
+        long failingTo;
+        if (size - from >= WalFormat.RECORD_HEADER_BYTES
+                && file.get(INT, from + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, from, WalFormat.HEADER_CRC_OFFSET)) {
+            long length = Integer.toUnsignedLong(file.get(INT, from + WalFormat.LENGTH_OFFSET));
+            failingFrom = from + WalFormat.RECORD_HEADER_BYTES;
+            failingTo = failingFrom + length;
+            if (length > WalFormat.MAX_PAYLOAD_BYTES || failingTo > size
+                    || file.get(INT, from + WalFormat.CRC_OFFSET) == payloadCrc(from, length)) {
+                return false; // not a checksum failure: the bytes are as written
+            }
+        } else {
+            failingFrom = from;
+            failingTo = Math.min(size, from + WalFormat.RECORD_HEADER_BYTES);
+        }
         int sector = FileLayer.SECTOR_BYTES;
-        for (long boundary = (from / sector + 1) * sector; boundary <= to; boundary += sector) {
-            long start = Math.max(from, boundary - LOST_WRITE_ZEROS);
-            if (file.asSlice(start, boundary - start).mismatch(ZERO_CHUNK.asSlice(0, boundary - start)) < 0) {
+        for (long start = from / sector * sector; start + sector <= to && start < failingTo; start += sector) {
+            long zerosFrom = Math.max(start, from);
+            long end = start + sector;
+            if (end > failingFrom && isZero(zerosFrom, end - zerosFrom)) {
                 return true;
             }
         }

@@ -205,6 +205,36 @@ class WalReplayTest {
         assertTrue(older.getMessage().contains("not the newest WAL file"), older.getMessage());
     }
 
+    /**
+     * Zeros a record holds itself are not lost writes: a flipped bit in a header, or in a payload
+     * whose zero runs never fill a whole sector, stays corruption in the newest file.
+     */
+    @Test
+    void zerosInsideRecordsDoNotMakeAFlippedBitATornTail() throws IOException {
+        List<WalRecord> written = new ArrayList<>();
+        List<Long> ends = new ArrayList<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.none())) {
+            RandomIntents gen = new RandomIntents(43, 100);
+            for (int i = 0; i < 30; i++) {
+                float[] padded = new float[100];
+                padded[0] = 1; // 396 zero bytes: less than a sector, whatever the alignment
+                List<WalOp> ops = List.of(new WalOp.Put(gen.next().toBuilder().embedding(padded).build()));
+                written.add(new WalRecord(wal.append(ops), ops));
+                ends.add(Files.size(walFile(1)));
+            }
+        }
+        byte[] intact = Files.readAllBytes(walFile(1));
+        int middle = ends.get(10).intValue();
+        for (int at : new int[] {middle + 3, middle + WalFormat.RECORD_HEADER_BYTES + 200}) {
+            byte[] flipped = intact.clone();
+            flipped[at] ^= 0x10;
+            Files.write(walFile(1), flipped);
+            CorruptionException e = assertThrows(CorruptionException.class,
+                    () -> replayAll(fs, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL), "flip at " + at);
+            assertEquals(middle, e.offset());
+        }
+    }
+
     @Test
     void damageInAnOlderFileIsNeverATornTail() throws IOException {
         RandomIntents gen = new RandomIntents(5, WalTestSupport.DIM);

@@ -25,6 +25,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -193,7 +195,9 @@ public final class FaultInjectingFileLayer implements FileLayer {
     /** Cuts the power: see the class comment. Afterwards this instance is dead. */
     public void powerLoss(PowerLossMode mode, long seed) throws IOException {
         synchronized (mutex) {
-            Random random = new Random(seed);
+            // Mixed first: java.util.Random's first draws barely differ between nearby seeds
+            // (its first nextBoolean is the same for every seed below 4096), and sweeps pass 0, 1, 2...
+            Random random = new Random(new SplittableRandom(seed).nextLong());
             for (Map.Entry<Path, FileState> e : files.entrySet()) {
                 revertContent(e.getKey(), e.getValue(), mode, random);
             }
@@ -498,23 +502,39 @@ public final class FaultInjectingFileLayer implements FileLayer {
         replaceContent(path, image);
     }
 
-    /** {@code current} with each unforced sector kept or lost by a coin toss (see {@link PowerLossMode#LOST_SECTORS}). */
+    /**
+     * {@code current} with each unforced sector kept or lost by one coin toss (see
+     * {@link PowerLossMode#LOST_SECTORS}): a lost sector's new bytes read as zeros and its
+     * overwritten forced bytes as they were, all of them together.
+     */
     private static byte[] sectorsThatSurvived(byte[] current, FileState state, Random random) {
         int sector = FileLayer.SECTOR_BYTES;
         int durable = (int) state.durableLength;
-        byte[] image = Arrays.copyOf(current, Math.max(current.length, durable));
-        for (int at = durable / sector * sector; at < current.length; at += sector) {
-            if (random.nextBoolean()) {
-                Arrays.fill(image, Math.max(at, durable), Math.min(at + sector, current.length), (byte) 0);
+        TreeSet<Long> unforced = new TreeSet<>();
+        for (long at = durable / sector * sector; at < current.length; at += sector) {
+            unforced.add(at);
+        }
+        for (Undo u : state.undo) {
+            for (long at = u.position / sector * sector; at < u.position + u.oldBytes.length; at += sector) {
+                unforced.add(at);
             }
         }
-        for (int i = state.undo.size() - 1; i >= 0; i--) {
-            Undo u = state.undo.get(i);
-            long end = u.position + u.oldBytes.length;
-            for (long at = u.position / sector * sector; at < end; at += sector) {
-                if (random.nextBoolean()) {
-                    long from = Math.max(at, u.position);
-                    long to = Math.min(at + sector, end);
+        byte[] image = Arrays.copyOf(current, Math.max(current.length, durable));
+        for (long at : unforced) {
+            if (random.nextBoolean()) {
+                continue; // it reached the disk
+            }
+            long end = at + sector;
+            int newFrom = (int) Math.max(at, durable);
+            int newTo = (int) Math.min(end, current.length);
+            if (newFrom < newTo) {
+                Arrays.fill(image, newFrom, newTo, (byte) 0);
+            }
+            for (int i = state.undo.size() - 1; i >= 0; i--) {
+                Undo u = state.undo.get(i);
+                long from = Math.max(at, u.position);
+                long to = Math.min(end, u.position + u.oldBytes.length);
+                if (from < to) {
                     System.arraycopy(u.oldBytes, (int) (from - u.position), image, (int) from, (int) (to - from));
                 }
             }

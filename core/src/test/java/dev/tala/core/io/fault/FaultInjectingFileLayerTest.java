@@ -345,6 +345,29 @@ class FaultInjectingFileLayerTest {
         assertTrue(overwriteHalfReverted, "in 20 seeds an overwrite never reverted in part");
     }
 
+    /** Two unforced overwrites in one sector are kept or lost together: a sector is never torn. */
+    @Test
+    void aSectorIsKeptOrLostWhole() throws IOException {
+        int kept = 0;
+        for (long seed = 0; seed < 40; seed++) {
+            Path root = Files.createDirectories(tmp.resolve("whole-" + seed));
+            FaultInjectingFileLayer layer = new FaultInjectingFileLayer(root.resolve("stash"));
+            Path file = root.resolve("f");
+            try (WritableFile f = layer.create(file)) {
+                layer.syncDirectory(root);
+                f.append(ByteBuffer.wrap(new byte[FileLayer.SECTOR_BYTES]));
+                f.force();
+                f.write(10, ByteBuffer.wrap(new byte[] {1}));
+                f.write(300, ByteBuffer.wrap(new byte[] {2}));
+            }
+            layer.powerLoss(PowerLossMode.LOST_SECTORS, seed);
+            byte[] after = Files.readAllBytes(file);
+            assertEquals(after[10] == 1, after[300] == 2, "seed " + seed + ": one overwrite kept, the other lost");
+            kept += after[10] == 1 ? 1 : 0;
+        }
+        assertTrue(kept > 0 && kept < 40, "both outcomes happen: " + kept + " of 40 kept");
+    }
+
     /** Random appends and forces: after power loss each mode leaves what it promises. */
     @Property(tries = 60)
     void powerLossKeepsExactlyTheForcedPrefixOrATornExtensionOfIt(
