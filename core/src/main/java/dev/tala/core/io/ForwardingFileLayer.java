@@ -21,6 +21,14 @@ public class ForwardingFileLayer implements FileLayer {
     protected void beforeForce(Path file) throws IOException {
     }
 
+    /**
+     * False makes a force of {@code file} return without forcing: its bytes stay where the OS
+     * put them, as with a process that never forced before it was killed.
+     */
+    protected boolean forces(Path file) {
+        return true;
+    }
+
     /** Runs after every force that returned normally, with how long the inner force took. */
     protected void afterForce(Path file, long nanos) throws IOException {
     }
@@ -69,6 +77,9 @@ public class ForwardingFileLayer implements FileLayer {
             @Override
             public void force() throws IOException {
                 beforeForce(f.path());
+                if (!forces(f.path())) {
+                    return;
+                }
                 long start = System.nanoTime();
                 f.force();
                 afterForce(f.path(), System.nanoTime() - start);

@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
-import dev.tala.core.io.WritableFile;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,59 +70,8 @@ class KillThenPowerLossTest {
         }
 
         @Override
-        public WritableFile create(Path file) throws IOException {
-            return unforced(super.create(file));
-        }
-
-        @Override
-        public WritableFile openForAppend(Path file) throws IOException {
-            return unforced(super.openForAppend(file));
-        }
-
-        private static WritableFile unforced(WritableFile f) {
-            if (!f.path().getFileName().toString().endsWith(".wal")) {
-                return f;
-            }
-            return new WritableFile() {
-                @Override
-                public Path path() {
-                    return f.path();
-                }
-
-                @Override
-                public void append(ByteBuffer source) throws IOException {
-                    f.append(source);
-                }
-
-                @Override
-                public void write(long position, ByteBuffer source) throws IOException {
-                    f.write(position, source);
-                }
-
-                @Override
-                public void force() {
-                }
-
-                @Override
-                public boolean preallocate(long position, long length) throws IOException {
-                    return f.preallocate(position, length);
-                }
-
-                @Override
-                public void truncate(long size) throws IOException {
-                    f.truncate(size);
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return f.size();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    f.close();
-                }
-            };
+        protected boolean forces(Path file) {
+            return !file.getFileName().toString().endsWith(".wal");
         }
     }
 }
