@@ -103,6 +103,10 @@ public final class DatabaseRecovery implements AutoCloseable {
             r.removeTemporaryFiles();
             ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
             r.manifest = m.state();
+            // Never below what the MANIFEST has handed out or retired: the newest WAL file may be
+            // gone (a log that took no record deletes its file), and a new one numbered below
+            // log_number would be taken for obsolete by the next open, its records with it.
+            r.nextFileNumber = Math.max(r.nextFileNumber, Math.max(m.state().nextFileNumber(), m.state().logNumber()));
             r.manifestTornBytes = m.tornTailBytes();
             r.manifestValidEnd = m.validEnd();
             if (m.tornTailBytes() > 0) {

@@ -93,6 +93,33 @@ class DatabaseCreationCrashTest {
         }
     }
 
+    /**
+     * The shrunk case the long differential run found: power lost right after creation, an
+     * open that retires the empty WAL file and writes nothing (so its own WAL file is deleted at
+     * close), then a write. The write's WAL file was numbered from the files on disk alone, below
+     * the MANIFEST's log number, and the next open deleted it as obsolete.
+     */
+    @Test
+    void aWalFileIsNeverNumberedBelowTheLogNumber() throws Exception {
+        Path dir = work.resolve("db");
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(work.resolve("stash-0"));
+        TalaDB created = TalaDB.open(dir, options().toBuilder().fileLayer(fs).build());
+        fs.powerLoss(PowerLossMode.DROP_UNSYNCED, 0);
+        try {
+            created.close();
+        } catch (RuntimeException e) {
+            // the simulated machine is down
+        }
+        TalaDB.open(dir, options()).close();
+        Intent x = new RandomIntents(2, DIM).next();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(x);
+        }
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertEquals(Optional.of(x), db.get(x.id()), db.recoveryReport().summary());
+        }
+    }
+
     /** Each power-loss mode, and null for a kill that leaves the files as written. */
     private static List<PowerLossMode> modesAndKill() {
         List<PowerLossMode> modes = new ArrayList<>(List.of(PowerLossMode.values()));
