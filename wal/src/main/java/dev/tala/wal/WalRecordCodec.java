@@ -45,27 +45,35 @@ public final class WalRecordCodec {
      */
     public static int encode(WalRecord record, Bytes<ByteBuffer> out) {
         long start = out.writePosition();
-        out.writeInt(0); // payload length, patched below
-        out.writeByte(record.type());
-        out.writeLong(record.firstSequence());
-        out.writeInt(0); // crc
-        out.writeInt(0); // header crc
-        long payloadStart = out.writePosition();
-        if (record.ops().size() > 1) {
-            out.writeInt(record.ops().size());
-            for (WalOp op : record.ops()) {
-                out.writeByte(WalRecord.typeOf(op));
-                encodeOp(op, out);
+        long payloadStart;
+        try {
+            out.writeInt(0); // payload length, patched below
+            out.writeByte(record.type());
+            out.writeLong(record.firstSequence());
+            out.writeInt(0); // crc
+            out.writeInt(0); // header crc
+            payloadStart = out.writePosition();
+            if (record.ops().size() > 1) {
+                out.writeInt(record.ops().size());
+                for (WalOp op : record.ops()) {
+                    out.writeByte(WalRecord.typeOf(op));
+                    encodeOp(op, out);
+                    // Checked as it grows: one op is at most about a megabyte, so the buffer
+                    // never grows far past the limit, however many ops the batch holds.
+                    checkLimit(out.writePosition() - payloadStart, record.ops().size());
+                }
+            } else {
+                encodeOp(record.ops().getFirst(), out);
             }
-        } else {
-            encodeOp(record.ops().getFirst(), out);
+            checkLimit(out.writePosition() - payloadStart, record.ops().size());
+        } catch (RuntimeException | Error e) {
+            // Whatever stopped the encoding (the limit, or no memory to grow the buffer), the
+            // bytes after start are half a record: the next append and the leader's write must
+            // not see them, or the log would hold a record no replay can read past.
+            out.writePosition(start);
+            throw e;
         }
         long payloadLength = out.writePosition() - payloadStart;
-        if (payloadLength > WalFormat.MAX_PAYLOAD_BYTES) {
-            out.writePosition(start);
-            throw new InvalidIntentException("batch", "encodes to " + payloadLength + " bytes; the limit for one atomic write is "
-                    + WalFormat.MAX_PAYLOAD_BYTES);
-        }
         out.writeInt(start + WalFormat.LENGTH_OFFSET, (int) payloadLength);
         ByteBuffer view = out.underlyingObject();
         CRC32C crc = new CRC32C();
@@ -76,6 +84,13 @@ public final class WalRecordCodec {
         update(crc, view, start, WalFormat.HEADER_CRC_OFFSET);
         out.writeInt(start + WalFormat.HEADER_CRC_OFFSET, (int) crc.getValue());
         return (int) (out.writePosition() - start);
+    }
+
+    private static void checkLimit(long payloadBytes, int ops) {
+        if (payloadBytes > WalFormat.MAX_PAYLOAD_BYTES) {
+            throw new InvalidIntentException("batch", "its " + ops + " operations encode to more than "
+                    + WalFormat.MAX_PAYLOAD_BYTES + " bytes (" + payloadBytes + " so far), the limit for one atomic write");
+        }
     }
 
     /**

@@ -118,6 +118,32 @@ class WriteAheadLogTest {
         }
     }
 
+    /**
+     * A batch past the record limit is refused as soon as its encoding passes it, and leaves
+     * nothing in the log: the records around it replay exactly, with no gap in the sequence.
+     */
+    @Test
+    void aBatchPastTheLimitIsRefusedAndLeavesNoTrace() throws IOException {
+        Path walDir = dir.resolve("wal");
+        RandomIntents small = new RandomIntents(3, WalTestSupport.DIM);
+        RandomIntents wide = new RandomIntents(4, 16_384); // 64 KiB embeddings
+        List<WalRecord> kept = new ArrayList<>();
+        try (WriteAheadLog wal = WriteAheadLog.create(LocalFileLayer.INSTANCE, walDir, 1, 0, Durability.none())) {
+            List<WalOp> before = List.of(new WalOp.Put(small.next()));
+            kept.add(new WalRecord(wal.append(before), before));
+            List<WalOp> huge = new ArrayList<>();
+            for (int i = 0; i < 4_000; i++) { // about 256 MiB if it were encoded whole
+                huge.add(new WalOp.Put(wide.next()));
+            }
+            InvalidIntentException refused = assertThrows(InvalidIntentException.class, () -> wal.append(huge));
+            assertTrue(refused.getMessage().contains("so far"), refused.getMessage());
+            List<WalOp> after = List.of(new WalOp.Put(small.next()));
+            kept.add(new WalRecord(wal.append(after), after));
+            assertEquals(kept.get(0).lastSequence() + 1, kept.get(1).firstSequence());
+        }
+        WalTestSupport.assertSameRecords(kept, replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY));
+    }
+
     @Test
     void groupCommitSharesOneForceAmongWaitingWriters() throws Exception {
         FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 5);

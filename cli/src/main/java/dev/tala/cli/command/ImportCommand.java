@@ -50,7 +50,7 @@ public final class ImportCommand implements Callable<Integer> {
         // Bulk loading: write to the OS as lines arrive, and make it all durable with one flush at the end.
         try (TalaDB db = common.openExisting(Options.builder().durability(Durability.none()));
              CountingStream counted = new CountingStream(source.equals("-") ? System.in : Files.newInputStream(Path.of(source)))) {
-            Utf8LineReader in = new Utf8LineReader(counted);
+            Utf8LineReader in = new Utf8LineReader(counted, MAX_LINE_BYTES);
             IntentLineParser parser = new IntentLineParser(db.dimension());
             Progress progress = new Progress("importing", size, "B");
             List<Integer> lineNumbers = new ArrayList<>();
@@ -80,7 +80,7 @@ public final class ImportCommand implements Callable<Integer> {
                     }
                 }
                 write(db, pending, lineNumbers, name);
-            } catch (NotUtf8Exception e) {
+            } catch (UnreadableLineException e) {
                 write(db, pending, lineNumbers, name); // the lines before it are imported, as for any bad line
                 throw e;
             } finally {
@@ -108,17 +108,26 @@ public final class ImportCommand implements Callable<Integer> {
 
     private static final String BYTE_ORDER_MARK = "\uFEFF";
 
-    /** The next line; bytes that are not UTF-8 are an error naming the line they are on. */
+    /**
+     * No valid line comes near this: the longest (65,536 floats, a 64 KiB command escaped, 1,024
+     * edges) is a few megabytes. A longer one is refused before it is held in memory whole.
+     */
+    static final int MAX_LINE_BYTES = 16 << 20;
+
+    /** The next line; bytes that are not UTF-8, or too many of them, are an error naming the line. */
     private static String readLine(Utf8LineReader in, String name, int linesRead) throws IOException {
         try {
             return in.readLine();
         } catch (CharacterCodingException e) {
-            throw new NotUtf8Exception(name + ":" + (linesRead + 1) + ": not valid UTF-8 (" + e.getMessage() + ")");
+            throw new UnreadableLineException(name + ":" + (linesRead + 1) + ": not valid UTF-8 (" + e.getMessage() + ")");
+        } catch (Utf8LineReader.LineTooLongException e) {
+            throw new UnreadableLineException(name + ":" + (linesRead + 1) + ": " + e.getMessage()
+                    + "; no intent line is that long");
         }
     }
 
-    private static final class NotUtf8Exception extends TalaException {
-        NotUtf8Exception(String message) {
+    private static final class UnreadableLineException extends TalaException {
+        UnreadableLineException(String message) {
             super(message);
         }
     }

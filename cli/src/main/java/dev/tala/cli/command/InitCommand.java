@@ -38,6 +38,10 @@ public final class InitCommand implements Callable<Integer> {
         if (Files.exists(common.dir().resolve("OPTIONS"))) {
             throw new TalaException("a database already exists in " + common.dir());
         }
+        if (memtableKb < 1 || memtableKb > Long.MAX_VALUE / 1024) {
+            throw new IllegalArgumentException("--memtable-kb must be between 1 and " + Long.MAX_VALUE / 1024
+                    + ", got " + memtableKb);
+        }
         Options options = Options.builder()
                 .dimension(dim)
                 .embeddingType(StoredOptions.parseType(dtype, "--dtype"))

@@ -18,6 +18,7 @@ import java.util.Arrays;
  */
 final class Utf8LineReader {
     private final InputStream in;
+    private final int maxLineBytes;
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
     private byte[] buf = new byte[1 << 16];
@@ -26,7 +27,20 @@ final class Utf8LineReader {
     private boolean eof;
 
     Utf8LineReader(InputStream in) {
+        this(in, Integer.MAX_VALUE - 16);
+    }
+
+    /** Lines longer than {@code maxLineBytes} (terminator excluded) throw {@link LineTooLongException}. */
+    Utf8LineReader(InputStream in, int maxLineBytes) {
         this.in = in;
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    /** A line longer than the reader's limit; the reader cannot go on past it. */
+    static final class LineTooLongException extends IOException {
+        LineTooLongException(int limit) {
+            super("the line is longer than " + limit + " bytes");
+        }
     }
 
     /** The next line without its terminator, or null at the end of the input. */
@@ -56,8 +70,11 @@ final class Utf8LineReader {
                 end = kept;
                 start = 0;
             }
+            if (end - start > maxLineBytes) {
+                throw new LineTooLongException(maxLineBytes);
+            }
             if (end == buf.length) {
-                buf = Arrays.copyOf(buf, buf.length * 2);
+                buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, (long) maxLineBytes + 2));
             }
             int n = in.read(buf, end, buf.length - end);
             if (n < 0) {

@@ -79,6 +79,19 @@ class Utf8LineReaderTest {
         assertNull(reader.readLine());
     }
 
+    /** A line past the limit fails when it is reached, after the lines before it, without being held whole. */
+    @Test
+    void aLineLongerThanTheLimitFailsWhenItIsRead() throws IOException {
+        byte[] bytes = ("ok\n" + "y".repeat(5_000) + "\n" + "x".repeat(300_000) + "\nnext\n").getBytes(StandardCharsets.UTF_8);
+        Utf8LineReader reader = new Utf8LineReader(trickle(bytes, 4096), 100_000);
+        assertEquals("ok", reader.readLine());
+        assertEquals("y".repeat(5_000), reader.readLine());
+        Utf8LineReader.LineTooLongException e = assertThrows(Utf8LineReader.LineTooLongException.class, reader::readLine);
+        assertEquals("the line is longer than 100000 bytes", e.getMessage());
+        Utf8LineReader exact = new Utf8LineReader(new ByteArrayInputStream(("z".repeat(1000) + "\r\n").getBytes(StandardCharsets.UTF_8)), 1001);
+        assertEquals("z".repeat(1000), exact.readLine());
+    }
+
     @Test
     void aLineThatIsNotUtf8FailsWhenItIsReadNotBefore() throws IOException {
         byte[] bytes = {'o', 'k', '\n', 'b', (byte) 0xFF, 'd', '\n', 'n', 'e', 'x', 't', '\n'};
