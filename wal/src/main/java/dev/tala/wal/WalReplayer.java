@@ -247,14 +247,14 @@ public final class WalReplayer {
 
         private long damaged(WalFileScanner scanner, long offset, String what, boolean inHeader) {
             long next = scanner.nextIntactRecordAfter(offset);
-            // Damage with intact records after it is a torn tail too when it shows writes lost
-            // out of order: nothing after it was covered by a completed force (one would have
-            // made the damaged bytes durable), so nothing after it was acknowledged in SYNC mode.
-            boolean lostWrites = newest && !inHeader && next >= 0 && scanner.looksLikeLostWrites(offset, next);
-            boolean tail = newest && !inHeader && (next < 0 || lostWrites);
             switch (mode) {
                 case TOLERATE_CORRUPTED_TAIL -> {
-                    if (tail) {
+                    // Damage with intact records after it is a torn tail too when it shows writes
+                    // lost out of order: nothing after it was covered by a completed force (one
+                    // would have made the damaged bytes durable), so nothing after it was
+                    // acknowledged in SYNC mode.
+                    boolean lostWrites = newest && !inHeader && next >= 0 && scanner.looksLikeLostWrites(offset, next);
+                    if (newest && !inHeader && (next < 0 || lostWrites)) {
                         droppedTail = dataEnd - offset;
                         if (lostWrites) {
                             lostWritesBefore = what + ", then zeros where writes were lost, then intact records"
