@@ -339,8 +339,8 @@ class CliSubprocessTest {
         Files.writeString(optionsFile, Files.readString(optionsFile).replaceFirst("memtable_bytes=\\d+", "memtable_bytes=0"));
         Run verify = tala(null, "verify", "--db", badOptions.toString());
         assertEquals(1, verify.exit(), verify.out);
-        assertTrue(verify.out.contains("memtable_bytes=0: memtable size must be at least"), verify.out);
-        fails("memtable_bytes=0: memtable size must be at least", null, "stats", "--db", badOptions.toString());
+        assertTrue(verify.out.contains("memtable_bytes=0: memtable size must be 4096 to"), verify.out);
+        fails("memtable_bytes=0: memtable size must be 4096 to", null, "stats", "--db", badOptions.toString());
 
         // A segment with a damaged footer is still listed, flagged, and the exit code says so.
         Path damaged = work.resolve("damaged-footer");

@@ -27,6 +27,11 @@ public final class Options {
 
     /** The smallest memtable a database accepts. */
     public static final long MIN_MEMTABLE_BYTES = 4096;
+    /**
+     * The largest: a flush writes one memtable as one segment, whose command strings must fit
+     * one 2 GiB string table; half of that leaves room for the batch that fills the memtable.
+     */
+    public static final long MAX_MEMTABLE_BYTES = 1L << 30;
     /** The smallest MANIFEST rewrite size (1 rewrites it at every open, which crash tests use). */
     public static final long MIN_MANIFEST_REWRITE_BYTES = 1;
 
@@ -40,9 +45,9 @@ public final class Options {
 
     /** Returns {@code bytes} if it is a valid memtable size, else throws. */
     public static long checkMemtableBytes(long bytes) {
-        if (bytes < MIN_MEMTABLE_BYTES) {
-            throw new IllegalArgumentException("memtable size must be at least " + MIN_MEMTABLE_BYTES
-                    + " bytes, got " + bytes);
+        if (bytes < MIN_MEMTABLE_BYTES || bytes > MAX_MEMTABLE_BYTES) {
+            throw new IllegalArgumentException("memtable size must be " + MIN_MEMTABLE_BYTES + " to "
+                    + MAX_MEMTABLE_BYTES + " bytes, got " + bytes);
         }
         return bytes;
     }
@@ -235,7 +240,7 @@ public final class Options {
             return this;
         }
 
-        /** The memtable size at which it is frozen and flushed (default 64 MiB). */
+        /** The memtable size at which it is frozen and flushed (default 64 MiB, at most 1 GiB). */
         public Builder memtableBytes(long bytes) {
             this.memtableBytes = OptionalLong.of(checkMemtableBytes(bytes));
             return this;
@@ -337,7 +342,10 @@ public final class Options {
             return this;
         }
 
-        /** Writers stall while more than this many flushed, uncompacted segments exist (default 48). */
+        /**
+         * Writers stall while more than this many flushed, uncompacted segments exist (default 48)
+         * and the compaction policy has a compaction to run that could reduce them.
+         */
         public Builder level0StallSegments(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("the level-0 stall limit must be at least 1");

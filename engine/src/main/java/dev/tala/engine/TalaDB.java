@@ -147,7 +147,7 @@ public final class TalaDB implements AutoCloseable {
     }
 
     private void checkIntent(Intent intent) {
-        Objects.requireNonNull(intent, "intent").requireDimension(dimension());
+        Objects.requireNonNull(intent, "intent").requireWritable(dimension());
     }
 
     // ---- reads ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package dev.tala.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.compaction.CompactionProgress;
@@ -16,6 +17,7 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -86,6 +88,31 @@ class CompactionTest {
      * the files and only re-labels them (a move). A later merge with overlapping data still
      * rewrites them and deletes them as usual.
      */
+    /**
+     * A stall limit below the policy's narrowest merge (tiered merges 4 runs at least) once made
+     * every writer wait forever for a compaction the policy would never pick.
+     */
+    @Test
+    void writersDoNotStallForACompactionThePolicyWillNotRun() throws Exception {
+        RandomIntents gen = new RandomIntents(12, DIM);
+        List<Intent> written = new ArrayList<>();
+        try (TalaDB db = TalaDB.open(dir, options().level0StallSegments(1).build())) {
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                for (int i = 0; i < 2000; i++) {
+                    Intent x = gen.next();
+                    db.put(x);
+                    written.add(x);
+                }
+            });
+            DbStats stats = awaitCompactions(db);
+            assertTrue(stats.flushes() >= 8, "enough flushes to pass the stall limit: " + stats);
+            assertTrue(stats.compactions() > 0, "the policy still compacts when it can: " + stats);
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+    }
+
     @Test
     void segmentsThatShareNoIdAreMovedNotRewrittenUntilAMergeTakesThem() throws Exception {
         RandomIntents gen = new RandomIntents(13, DIM);

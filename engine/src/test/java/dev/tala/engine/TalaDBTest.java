@@ -11,6 +11,7 @@ import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
@@ -129,7 +130,7 @@ class TalaDBTest {
         Path options = dir.resolve("OPTIONS");
         String good = Files.readString(options);
         for (String[] edit : new String[][] {
-                {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be at least 4096"},
+                {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be 4096 to 1073741824 bytes"},
                 {"dimension=\\d+", "dimension=abc", "dimension=abc: For input string"},
                 {"dimension=\\d+", "dimension=-3", "dimension=-3: dimension must be 1 to"},
                 {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"}}) {
@@ -145,6 +146,34 @@ class TalaDBTest {
         assertTrue(walFiles.size() <= 2, "a refused open started WAL files: " + walFiles);
         Files.writeString(options, good);
         try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+        // Above the cap the builder refuses; a database stored before the cap opens with it.
+        assertThrows(IllegalArgumentException.class,
+                () -> Options.builder().memtableBytes(Options.MAX_MEMTABLE_BYTES + 1));
+        Files.writeString(options, good.replaceFirst("memtable_bytes=\\d+", "memtable_bytes=4294967296"));
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+    }
+
+    /**
+     * The latest writable timestamp is in the widest range, before and after a flush; one past
+     * it was stored once and then found by no scan, so it is refused with nothing written.
+     */
+    @Test
+    void theLatestWritableTimestampIsScannedAndOnePastItIsRefused() {
+        RandomIntents gen = new RandomIntents(10, DIM);
+        Intent last = gen.next().toBuilder().timestampNs(IntentLimits.MAX_TIMESTAMP_NS).build();
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            db.put(last);
+            assertEquals(List.of(last), db.scan(0, Long.MAX_VALUE, 10));
+            Intent beyond = gen.next().toBuilder().timestampNs(Long.MAX_VALUE).build();
+            InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> db.put(beyond));
+            assertEquals("timestamp", e.field());
+            assertThrows(InvalidIntentException.class, () -> db.write(new WriteBatch().put(gen.next()).put(beyond)));
+            db.flush();
+            assertEquals(List.of(last), db.scan(0, Long.MAX_VALUE, 10));
             assertEquals(1, db.stats().intents());
         }
     }

@@ -28,7 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -164,11 +164,12 @@ public final class DatabaseRecovery implements AutoCloseable {
     /**
      * Replays the WAL above the MANIFEST's last sequence number into {@code apply}, then repairs
      * the files so the next open sees no damage: torn tails are truncated; in point-in-time mode
-     * the file is cut at the stop point and later files are moved to {@code lost/}.
+     * the file is cut at the stop point and later files are moved to {@code lost/}. {@code apply}
+     * is told each record's WAL file number as well.
      */
-    public ReplayReport replayWal(Consumer<WalRecord> apply) {
+    public ReplayReport replayWal(ObjLongConsumer<WalRecord> apply) {
         try {
-            replay = WalReplayer.replay(fs, walFiles, manifest.lastSequence(), mode, apply);
+            replay = WalReplayer.replayWithFileNumbers(fs, walFiles, manifest.lastSequence(), mode, apply);
         } catch (WalHoleException hole) {
             if (hole.belowFirstRecord()) {
                 // The oldest WAL file starts above what the MANIFEST says is in segments. Either

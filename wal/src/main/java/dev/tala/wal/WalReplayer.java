@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Replays WAL files in order, handing each intact record newer than a cut-off to a consumer,
@@ -43,6 +44,16 @@ public final class WalReplayer {
      */
     public static ReplayReport replay(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
                                       Consumer<WalRecord> apply) {
+        return replayWithFileNumbers(fs, files, afterSequence, mode, (record, walNumber) -> apply.accept(record));
+    }
+
+    /**
+     * As {@link #replay(FileLayer, List, long, WalRecoveryMode, Consumer)}, also telling
+     * {@code apply} the number of the WAL file each record came from (an engine that splits a
+     * long replay into several memtables needs it to know which files each one pins).
+     */
+    public static ReplayReport replayWithFileNumbers(FileLayer fs, List<Path> files, long afterSequence,
+                                                     WalRecoveryMode mode, ObjLongConsumer<WalRecord> apply) {
         List<ReplayReport.FileReport> reports = new ArrayList<>();
         Position at = new Position(afterSequence);
         long applied = 0;
@@ -102,7 +113,7 @@ public final class WalReplayer {
         final long number;
         final boolean newest;
         final WalRecoveryMode mode;
-        final Consumer<WalRecord> apply;
+        final ObjLongConsumer<WalRecord> apply;
         final List<ReplayReport.Skipped> skipped = new ArrayList<>();
         final Position at;
         long read;
@@ -118,7 +129,8 @@ public final class WalReplayer {
         long dataEnd;
         ReplayReport.Stop stop;
 
-        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, Consumer<WalRecord> apply) {
+        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at,
+                   ObjLongConsumer<WalRecord> apply) {
             this.path = path;
             this.number = number;
             this.newest = newest;
@@ -165,7 +177,7 @@ public final class WalReplayer {
                             at.lastSeenIn = path;
                             at.lastSeenEnd = intact.end();
                             if (record.firstSequence() > at.lastSequence) {
-                                apply.accept(record);
+                                apply.accept(record, number);
                                 applied++;
                                 at.lastSequence = record.lastSequence();
                             }

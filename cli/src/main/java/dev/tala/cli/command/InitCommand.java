@@ -38,9 +38,9 @@ public final class InitCommand implements Callable<Integer> {
         if (Files.exists(common.dir().resolve("OPTIONS"))) {
             throw new TalaException("a database already exists in " + common.dir());
         }
-        if (memtableKb < 1 || memtableKb > Long.MAX_VALUE / 1024) {
-            throw new IllegalArgumentException("--memtable-kb must be between 1 and " + Long.MAX_VALUE / 1024
-                    + ", got " + memtableKb);
+        if (memtableKb < Options.MIN_MEMTABLE_BYTES / 1024 || memtableKb > Options.MAX_MEMTABLE_BYTES / 1024) {
+            throw new IllegalArgumentException("--memtable-kb must be " + Options.MIN_MEMTABLE_BYTES / 1024 + " to "
+                    + Options.MAX_MEMTABLE_BYTES / 1024 + ", got " + memtableKb);
         }
         Options options = Options.builder()
                 .dimension(dim)

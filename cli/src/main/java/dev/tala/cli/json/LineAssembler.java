@@ -73,7 +73,7 @@ final class LineAssembler {
         }
         try {
             Intent intent = b.build();
-            intent.requireDimension(dimension);
+            intent.requireWritable(dimension);
             return new IntentLine.Put(intent);
         } catch (InvalidIntentException e) {
             throw CoreErrors.translate(e);

@@ -92,7 +92,7 @@ class NarrativeGeneratorTest {
     void everyIntentValidatesAndRoundTripsThroughJson() {
         IntentLineParser parser = new IntentLineParser(DIM);
         for (Intent intent : intents) {
-            intent.requireDimension(DIM);
+            intent.requireWritable(DIM);
             assertEquals(intent, intent.toBuilder().build());
             assertEquals(new IntentLine.Put(intent), parser.parse(JsonLinesWriter.toLine(intent)));
             assertTrue(intent.confidence() >= 0.5f && intent.confidence() <= 1f, intent::toString);

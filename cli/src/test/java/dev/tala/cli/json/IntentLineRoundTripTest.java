@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Relation;
@@ -63,7 +64,7 @@ class IntentLineRoundTripTest {
                               @ForAll("unitFloats") float confidence,
                               @ForAll("finiteFloats") float weight,
                               @ForAll long contextHash,
-                              @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long timestamp,
+                              @ForAll @LongRange(min = 0, max = IntentLimits.MAX_TIMESTAMP_NS) long timestamp,
                               @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long latency,
                               @ForAll int exitCode,
                               @ForAll Status status,
@@ -97,7 +98,7 @@ class IntentLineRoundTripTest {
         System.arraycopy(specials, 0, vector, 0, DIMENSION);
         assertRoundTrip(Intent.builder()
                 .id(IntentId.of(-1L, -1L))
-                .timestampNs(Long.MAX_VALUE)
+                .timestampNs(IntentLimits.MAX_TIMESTAMP_NS)
                 .contextHash(Long.MIN_VALUE)
                 .confidence(-0.0f)
                 .command("\"\\/\b\f\n\r\t\u0000\u001f\u007f\u2028\u2029\uFEFF😀👩‍💻𝄞 中文 עברית")

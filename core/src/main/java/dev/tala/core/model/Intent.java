@@ -123,11 +123,19 @@ public final class Intent {
         return edges;
     }
 
-    /** Rejects an intent whose embedding does not have the database's dimension. */
-    public void requireDimension(int databaseDimension) {
+    /**
+     * Rejects an intent a database would not store: an embedding without the database's
+     * dimension, or a timestamp past {@link IntentLimits#MAX_TIMESTAMP_NS}.
+     */
+    public void requireWritable(int databaseDimension) {
         if (embedding.length != databaseDimension) {
             throw new InvalidIntentException("embedding", "has " + embedding.length
                     + " values but the database's dimension is " + databaseDimension);
+        }
+        if (timestampNs > IntentLimits.MAX_TIMESTAMP_NS) {
+            throw new InvalidIntentException("timestamp", "must be at most " + IntentLimits.MAX_TIMESTAMP_NS
+                    + " nanoseconds since the epoch (time ranges end before Long.MAX_VALUE, so no scan could"
+                    + " return it), got " + timestampNs);
         }
     }
 

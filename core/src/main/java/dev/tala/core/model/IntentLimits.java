@@ -10,6 +10,12 @@ public final class IntentLimits {
     public static final int MAX_EDGES = 1024;
     /** Largest embedding dimension a database may be created with. */
     public static final int MAX_DIMENSION = 65_536;
+    /**
+     * Latest timestamp a write may carry. Time ranges are half-open, {@code [from, to)} with
+     * {@code to} at most {@code Long.MAX_VALUE}, so an intent stamped {@code Long.MAX_VALUE}
+     * would be in no range. Checked on writes only: decoding stays as lenient as it was.
+     */
+    public static final long MAX_TIMESTAMP_NS = Long.MAX_VALUE - 1;
 
     private IntentLimits() {
     }

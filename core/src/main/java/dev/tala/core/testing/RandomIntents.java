@@ -2,6 +2,7 @@ package dev.tala.core.testing;
 
 import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Relation;
@@ -63,7 +64,7 @@ public final class RandomIntents {
     public Intent next(IntentId id) {
         Intent.Builder b = Intent.builder()
                 .id(id)
-                .timestampNs(random.nextLong() & Long.MAX_VALUE)
+                .timestampNs(Math.min(random.nextLong() & Long.MAX_VALUE, IntentLimits.MAX_TIMESTAMP_NS))
                 .contextHash(random.nextLong())
                 .confidence(random.nextInt(10) == 0 ? (random.nextBoolean() ? 0f : 1f) : random.nextFloat())
                 .status(Status.values()[random.nextInt(Status.values().length)])

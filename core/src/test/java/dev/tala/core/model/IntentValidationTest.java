@@ -104,9 +104,9 @@ class IntentValidationTest {
                                              @ForAll @IntRange(min = 1, max = 2048) int database) {
         Intent i = valid().embedding(new float[dimension]).build();
         if (dimension == database) {
-            i.requireDimension(database);
+            i.requireWritable(database);
         } else {
-            InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireDimension(database));
+            InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireWritable(database));
             assertEquals("embedding", e.field());
         }
     }
@@ -203,10 +203,21 @@ class IntentValidationTest {
     @Test
     void wrongDimensionIsRejectedAgainstTheDatabase() {
         Intent i = valid().build();
-        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireDimension(384));
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> i.requireWritable(384));
         assertEquals("embedding", e.field());
         assertTrue(e.getMessage().contains("has 3 values but the database's dimension is 384"), e.getMessage());
-        i.requireDimension(3);
+        i.requireWritable(3);
+    }
+
+    /** Time ranges end before Long.MAX_VALUE, so a write stamped with it could never be scanned. */
+    @Test
+    void aTimestampOfLongMaxValueIsNotWritable() {
+        Intent last = valid().timestampNs(IntentLimits.MAX_TIMESTAMP_NS).build();
+        last.requireWritable(3);
+        Intent beyond = valid().timestampNs(Long.MAX_VALUE).build();
+        InvalidIntentException e = assertThrows(InvalidIntentException.class, () -> beyond.requireWritable(3));
+        assertEquals("timestamp", e.field());
+        assertTrue(e.getMessage().contains("must be at most 9223372036854775806"), e.getMessage());
     }
 
     @Test

@@ -71,6 +71,9 @@ public final class Compactor {
     private final AtomicLong moves = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
+    /** Background passes asked for, and the count the last completed pass had seen. */
+    private final AtomicLong passRequests = new AtomicLong();
+    private volatile long settledAtRequest = -1;
 
     public Compactor(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest, FileNumbers files,
                      FailureState failure, Runnable onProgress, Settings settings) {
@@ -89,16 +92,29 @@ public final class Compactor {
     /** Asks for a background pass (after a flush); ignored when background compaction is off. */
     public void schedule() {
         if (settings.background()) {
+            passRequests.incrementAndGet();
             worker.request();
         }
     }
 
+    /**
+     * True when the policy had nothing more to compact at the end of the last background pass
+     * and no flush has asked for a pass since. Writers stalled for level 0 to shrink stop
+     * waiting then: the policy will not shrink it until more flushes arrive.
+     */
+    public boolean settled() {
+        return settledAtRequest == passRequests.get();
+    }
+
     private void backgroundPass() {
+        long requestsSeen = passRequests.get();
         try {
             while (!worker.stopping() && !failure.hasFailed()
                     && runOnce(settings.policy()::pick, CompactionProgress.Listener.NONE).isPresent()) {
                 onProgress.run();
             }
+            settledAtRequest = requestsSeen;
+            onProgress.run();
         } catch (InterruptedIOException e) {
             if (!worker.stopping()) {
                 failure.fail("background compaction failed", e);

@@ -96,23 +96,19 @@ public final class DatabaseOpener {
         long walNumber = files.next();
         long firstWal = recovery.walFiles().isEmpty() ? walNumber
                 : DatabaseLayout.walNumber(recovery.walFiles().getFirst()).getAsLong();
-        MemTable memtable = new MemTable(firstWal);
-        LiveState live = new LiveState(layout.dir(), memtable, handles);
+        LiveState live = new LiveState(layout.dir(), new MemTable(firstWal), handles);
         recovery.takeSegments();
         opened.add(live::close);
 
+        long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
         ReplayReport replay;
-        ReadView view = live.acquire();
-        try {
-            replay = recovery.replayWal(record -> replayInto(memtable, view, record));
-        } finally {
-            view.release();
+        try (ReplayTarget target = new ReplayTarget(live, memtableBytes)) {
+            replay = recovery.replayWal(target::apply);
         }
         long lastSequence = Math.max(manifestState.lastSequence(), replay.lastSequence());
         Manifest manifest = recovery.openManifest(options.manifestRewriteBytes());
         opened.add(manifest);
 
-        long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
         Durability durability = options.durability().orElse(stored.durability());
         WriteAheadLog wal;
         try {
@@ -122,20 +118,23 @@ public final class DatabaseOpener {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
         opened.add(wal);
-        if (memtable.isEmpty() && !recovery.walFiles().isEmpty()) {
+        if (live.active().isEmpty() && live.immutableCount() == 0 && !recovery.walFiles().isEmpty()) {
             retireReplayedWal(fs, layout, live, manifest, wal, walNumber, files.peek(), lastSequence,
                     recovery.walFiles());
         }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
         Flusher[] flusher = new Flusher[1];
+        Compactor[] compactorRef = new Compactor[1];
         WritePath writes = new WritePath(live, wal, visible, files, failure, () -> flusher[0].schedule(),
                 memtableBytes, options.maxImmutableMemtables(),
-                options.backgroundCompaction() ? options.level0StallSegments() : 0);
+                options.backgroundCompaction() ? options.level0StallSegments() : 0,
+                () -> compactorRef[0].settled());
         Compactor compactor = new Compactor(fs, layout, live, manifest, files, failure, writes::flushProgressed,
                 new Compactor.Settings(options.compactionPolicy(), options.backgroundCompaction(),
                         options.compactionMoves(), options.compactionBytesPerSecond(), options.targetSegmentBytes(),
                         stored.embeddingType(), options.coldEmbeddingType(), options.coldLevel()));
+        compactorRef[0] = compactor;
         opened.add(compactor::shutdown);
         flusher[0] = new Flusher(fs, layout, live, manifest, files, wal, failure, () -> {
             writes.flushProgressed();
@@ -144,6 +143,9 @@ public final class DatabaseOpener {
         opened.add(flusher[0]::shutdown);
         RecoveryReport report = recovery.report(lastSequence);
         DirectoryLock lock = recovery.takeLock();
+        if (live.immutableCount() > 0) {
+            flusher[0].schedule();
+        }
         compactor.schedule();
         return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
                 failure, writes, flusher[0], compactor, report, recovery.needsFlush());
@@ -174,18 +176,50 @@ public final class DatabaseOpener {
         }
     }
 
-    /** Applies one replayed record; an outcome whose intent is gone (after lenient recovery) is skipped. */
-    private static void replayInto(MemTable memtable, ReadView view, WalRecord record) {
-        // The view's active memtable is the one being filled, so earlier records count.
-        List<OpResolver.Resolved> resolved = OpResolver.resolve(record.ops(), id -> PointLookup.findLatest(view, id),
-                false);
-        for (int i = 0; i < resolved.size(); i++) {
-            OpResolver.Resolved r = resolved.get(i);
-            if (!r.skipped()) {
-                memtable.add(r.at(record.firstSequence() + i));
-            }
+    /**
+     * Where replayed records go: the active memtable, switched for a fresh one whenever it is
+     * full, as writes would have switched it. A WAL can hold more than one memtable's worth (a
+     * crash while frozen memtables waited for their flushes, or a smaller memtable size than
+     * before), and a memtable past the size a flush can write would fail every open's flush.
+     */
+    private static final class ReplayTarget implements AutoCloseable {
+        private final LiveState live;
+        private final long memtableBytes;
+        /** Its active memtable is the one being filled, so outcomes see every earlier record. */
+        private ReadView view;
+
+        ReplayTarget(LiveState live, long memtableBytes) {
+            this.live = live;
+            this.memtableBytes = memtableBytes;
+            this.view = live.acquire();
         }
-        memtable.noteLogged(record.lastSequence());
+
+        /** Applies one record from WAL file {@code walNumber}; an outcome whose intent is gone (after lenient recovery) is skipped. */
+        void apply(WalRecord record, long walNumber) {
+            MemTable memtable = live.active();
+            if (memtable.approximateBytes() >= memtableBytes) {
+                // The new memtable pins the file this record is in, which the frozen one may share.
+                memtable = new MemTable(walNumber);
+                live.switchMemtable(memtable);
+                view.release();
+                view = live.acquire();
+            }
+            ReadView current = view;
+            List<OpResolver.Resolved> resolved = OpResolver.resolve(record.ops(),
+                    id -> PointLookup.findLatest(current, id), false);
+            for (int i = 0; i < resolved.size(); i++) {
+                OpResolver.Resolved r = resolved.get(i);
+                if (!r.skipped()) {
+                    memtable.add(r.at(record.firstSequence() + i));
+                }
+            }
+            memtable.noteLogged(record.lastSequence());
+        }
+
+        @Override
+        public void close() {
+            view.release();
+        }
     }
 
     private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {

@@ -42,7 +42,9 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         }
         int dimension = field(name, p, "dimension", v -> Options.checkDimension(Integer.parseInt(v)));
         EmbeddingType type = field(name, p, "dtype", StoredOptions::parseType);
-        long memtable = field(name, p, "memtable_bytes", v -> Options.checkMemtableBytes(Long.parseLong(v)));
+        // Databases made before the 1 GiB cap may store more; they open with the cap instead.
+        long memtable = field(name, p, "memtable_bytes",
+                v -> Options.checkMemtableBytes(Math.min(Long.parseLong(v), Options.MAX_MEMTABLE_BYTES)));
         Durability durability = field(name, p, "durability", Durability::parse);
         return new StoredOptions(dimension, type, memtable, durability);
     }

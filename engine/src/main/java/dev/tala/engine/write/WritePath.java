@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The order of a write (docs/RECOVERY.md, "Write"): under one lock, make room in the memtable,
@@ -46,6 +47,7 @@ public final class WritePath {
     private final long memtableBytes;
     private final int maxImmutables;
     private final int level0Limit;
+    private final BooleanSupplier compactionSettled;
     private volatile boolean closed;
 
     private final AtomicLong writes = new AtomicLong();
@@ -54,12 +56,14 @@ public final class WritePath {
     private final AtomicLong memtableSwitches = new AtomicLong();
 
     /**
-     * @param level0Limit writers stall while more flushed, uncompacted segments exist than this
-     *                    (0: never, when no background compaction will reduce them)
+     * @param level0Limit       writers stall while more flushed, uncompacted segments exist than
+     *                          this (0: never, when no background compaction will reduce them)
+     * @param compactionSettled true while the compaction policy has nothing to run; a stall for
+     *                          level 0 ends then, since waiting longer would change nothing
      */
     public WritePath(LiveState live, WriteAheadLog wal, VisibleSequence visible, FileNumbers files,
                      FailureState failure, Runnable scheduleFlush, long memtableBytes, int maxImmutables,
-                     int level0Limit) {
+                     int level0Limit, BooleanSupplier compactionSettled) {
         this.live = live;
         this.wal = wal;
         this.visible = visible;
@@ -69,6 +73,7 @@ public final class WritePath {
         this.memtableBytes = memtableBytes;
         this.maxImmutables = maxImmutables;
         this.level0Limit = level0Limit;
+        this.compactionSettled = compactionSettled;
     }
 
     /**
@@ -154,8 +159,8 @@ public final class WritePath {
     }
 
     private void makeRoom() {
-        if (level0Limit > 0 && live.level0Count() > level0Limit) {
-            stall(() -> live.level0Count() > level0Limit);
+        if (level0Behind()) {
+            stall(this::level0Behind);
         }
         while (live.active().approximateBytes() >= memtableBytes) {
             if (live.immutableCount() >= maxImmutables) {
@@ -164,6 +169,10 @@ public final class WritePath {
             }
             switchMemtable();
         }
+    }
+
+    private boolean level0Behind() {
+        return level0Limit > 0 && live.level0Count() > level0Limit && !compactionSettled.getAsBoolean();
     }
 
     private boolean flushesBehind() {
