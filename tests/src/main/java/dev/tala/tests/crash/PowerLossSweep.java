@@ -86,7 +86,7 @@ public final class PowerLossSweep {
         Path dir = root.resolve("db");
         Ledger ledger = new Ledger();
         FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));
-        TalaDB db = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(fs).build());
+        TalaDB db = TalaDB.open(dir, scenario.prepareOptions().toBuilder().fileLayer(fs).build());
         scenario.prepare(db, ledger);
         FaultInjectingFileLayer crashing = fs;
         RuntimeException windowError = null;
@@ -96,8 +96,8 @@ public final class PowerLossSweep {
             closeQuietly(db);
             crashing = new FaultInjectingFileLayer(root.resolve("stash2"));
             crashing.crashAfter(k);
-            try {
-                TalaDB.open(dir, scenario.options().toBuilder().fileLayer(crashing).build()).close();
+            try (TalaDB reopened = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(crashing).build())) {
+                scenario.crashWindow(reopened, ledger);
             } catch (RuntimeException crash) {
                 windowError = crash; // expected at the crash point
             }

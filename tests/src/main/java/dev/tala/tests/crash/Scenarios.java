@@ -20,7 +20,7 @@ public final class Scenarios {
     public static List<CrashScenario> all(long seed) {
         return List.of(flush(seed), walSwitch(seed), walReuse(seed), manifestRewrite(seed), compaction(seed),
                 compactionMove(seed), recovery(seed, "recovery", 4L * 1024 * 1024),
-                recovery(seed, "recovery-rewrite", 1));
+                recovery(seed, "recovery-rewrite", 1), replaySplit(seed));
     }
 
     private static Options.Builder base() {
@@ -159,7 +159,51 @@ public final class Scenarios {
 
             @Override
             public void crashWindow(TalaDB db, Ledger ledger) {
-                throw new UnsupportedOperationException("the crash window is the open itself");
+                // The crash window is the open itself.
+            }
+
+            @Override
+            public boolean crashesDuringOpen() {
+                return true;
+            }
+        };
+    }
+
+    /**
+     * A WAL holding several memtables' worth, replayed by an open with a smaller memtable size:
+     * replay freezes a memtable whenever one is full, each pinning the WAL file its first record
+     * is in, and the flushes that follow the open delete WAL files while a later memtable still
+     * pins the file an earlier one ends in.
+     */
+    public static CrashScenario replaySplit(long seed) {
+        return new CrashScenario() {
+            @Override
+            public String name() {
+                return "replay-split";
+            }
+
+            @Override
+            public Options prepareOptions() {
+                return base().memtableBytes(1 << 20).build();
+            }
+
+            @Override
+            public Options options() {
+                return base().memtableBytes(16 * 1024).backgroundCompaction(false).build();
+            }
+
+            @Override
+            public void prepare(TalaDB db, Ledger ledger) {
+                steps(db, ledger, seed, 150);
+            }
+
+            @Override
+            public void crashWindow(TalaDB db, Ledger ledger) {
+                db.flush();
+                if (db.stats().flushes() < 3) {
+                    throw new IllegalStateException("the scenario expected replay to fill several memtables: "
+                            + db.stats());
+                }
             }
 
             @Override
