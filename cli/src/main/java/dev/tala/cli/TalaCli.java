@@ -18,6 +18,7 @@ import dev.tala.cli.command.StatsCommand;
 import dev.tala.cli.command.VerifyCommand;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,7 +57,16 @@ public final class TalaCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        RecordingStdout stdout = RecordingStdout.install();
+        int exit = run(args);
+        System.out.flush();
+        IOException lost = stdout.failure();
+        if (lost != null && exit == 0) {
+            String command = args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
+            System.err.println(command + ": cannot write the output: " + lost.getMessage());
+            exit = EXIT_FAILURE;
+        }
+        System.exit(exit);
     }
 
     /** Runs the command line and returns the exit status (tests call this in process). */

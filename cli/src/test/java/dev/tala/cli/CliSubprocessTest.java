@@ -57,6 +57,10 @@ class CliSubprocessTest {
     }
 
     static Run tala(String stdin, String... args) throws IOException, InterruptedException {
+        return tala(stdin, ProcessBuilder.Redirect.PIPE, args);
+    }
+
+    static List<String> commandLine(String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("@" + Path.of(System.getProperty("tala.repo", "..")).resolve("jvm.options"));
@@ -64,9 +68,16 @@ class CliSubprocessTest {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(TalaCli.class.getName());
         cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Runs tala with its stdout sent to {@code stdout} (read back only when it is a pipe). */
+    static Run tala(String stdin, ProcessBuilder.Redirect stdout, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = commandLine(args);
         // stderr goes to a file so that a child writing a lot to it cannot block while we read stdout.
         Path errFile = Files.createTempFile(work, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();
+        Process p = new ProcessBuilder(cmd).redirectError(errFile.toFile()).redirectOutput(stdout).start();
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -76,6 +87,12 @@ class CliSubprocessTest {
         String err = Files.readString(errFile, StandardCharsets.UTF_8);
         Files.delete(errFile);
         return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), err);
+    }
+
+    private static List<String> fieldNames(java.util.Iterator<String> names) {
+        List<String> out = new ArrayList<>();
+        names.forEachRemaining(out::add);
+        return out;
     }
 
     static Run ok(String stdin, String... args) throws Exception {
@@ -138,6 +155,30 @@ class CliSubprocessTest {
         assertEquals(expected, exported.outLines(), "import then export gives back every field");
     }
 
+    /**
+     * Output that cannot be written is a failure (PrintStream swallowed it: an export to a full
+     * disk wrote nothing and exited 0); a reader that stops early is not.
+     */
+    @Test
+    @Order(2)
+    void outputToAFullDiskFailsAndAClosedPipeDoesNot() throws Exception {
+        ProcessBuilder.Redirect full = ProcessBuilder.Redirect.to(new java.io.File("/dev/full"));
+        Run export = tala(null, full, "export", "--db", db.toString());
+        assertEquals(1, export.exit, export.err);
+        assertTrue(export.errLines().getFirst().startsWith("tala export: cannot write the output: "), export.err);
+        Run stats = tala(null, full, "stats", "--db", db.toString(), "--json");
+        assertEquals(1, stats.exit, stats.err);
+        assertTrue(stats.err.contains("tala stats: cannot write the output: "), stats.err);
+
+        String quoted = String.join(" ", commandLine("export", "--db", db.toString()).stream()
+                .map(a -> "'" + a + "'").toList());
+        Process head = new ProcessBuilder("bash", "-c", "set -o pipefail; " + quoted + " 2>&1 | head -c 100")
+                .redirectErrorStream(true).start();
+        String shown = new String(head.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(head.waitFor(300, TimeUnit.SECONDS));
+        assertEquals(0, head.exitValue(), shown);
+    }
+
     @Test
     @Order(2)
     void queriesAndAdminCommands() throws Exception {
@@ -196,6 +237,12 @@ class CliSubprocessTest {
         assertTrue(verify.out.startsWith("clean"), verify.out);
         Run recover = ok(null, "recover", "--db", db.toString(), "--mode", "point-in-time", "--json");
         assertTrue(JSON.readTree(recover.out).get("clean").asBoolean(), recover.out);
+        // A repair's actions print their fields in one order, run after run.
+        Path repaired = work.resolve("repaired");
+        FileTrees.copy(db, repaired);
+        Files.write(new dev.tala.core.layout.DatabaseLayout(repaired).segmentFile(9999), new byte[100]);
+        JsonNode actions = JSON.readTree(ok(null, "recover", "--db", repaired.toString(), "--json").out).get("actions");
+        assertEquals(List.of("action", "file", "reason"), fieldNames(actions.get(0).fieldNames()));
 
         Path segment = Files.list(db.resolve("segments")).findFirst().orElseThrow();
         Run inspect = ok(null, "inspect", segment.toString(), "--json");

@@ -74,9 +74,10 @@ public final class Snapshot implements AutoCloseable {
     }
 
     /**
-     * An upper bound of the live intents' timestamps (exact unless the newest was deleted):
-     * segments answer from their footers, memtables from their versions. Empty when nothing
-     * was ever written.
+     * An upper bound of the live intents' timestamps, cheap to get: segments answer from their
+     * footers, memtables from every version they hold. It is exact unless the intent with the
+     * newest timestamp was deleted or replaced by a version with an earlier one (the bound may
+     * then drop after a flush or compaction). Empty when nothing was ever written.
      */
     public java.util.OptionalLong newestTimestamp() {
         return read(() -> {

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionStats;
+import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
+import dev.tala.recovery.manifest.ManifestReader;
+import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.wal.Durability;
@@ -111,6 +115,23 @@ class CompactionTest {
                 assertEquals(Optional.of(x), db.get(x.id()));
             }
         }
+    }
+
+    /** The MANIFEST of a long-lived database forgets compaction inputs once their files are deleted. */
+    @Test
+    void manifestRewritesForgetDeletedCompactionInputs() throws Exception {
+        RandomIntents gen = new RandomIntents(13, DIM);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        try (TalaDB db = TalaDB.open(dir, options().backgroundCompaction(false).manifestRewriteBytes(2048).build())) {
+            for (int i = 0; i < 120; i++) {
+                db.put(gen.next());
+                db.flush();
+                db.compact(CompactionProgress.Listener.NONE);
+            }
+        }
+        ManifestState state = ManifestReader.read(LocalFileLayer.INSTANCE, layout.manifestFile()).state();
+        List<Long> gone = state.obsolete().stream().filter(id -> !Files.exists(layout.segmentFile(id))).toList();
+        assertTrue(gone.size() < 60, gone.size() + " deleted segments still listed as obsolete: " + gone);
     }
 
     @Test

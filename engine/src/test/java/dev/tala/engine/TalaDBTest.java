@@ -178,6 +178,56 @@ class TalaDBTest {
         }
     }
 
+    /** A closed handle the embedder still holds keeps none of its data reachable. */
+    @Test
+    void aClosedHandleKeepsNoMemtableReachable() throws InterruptedException {
+        RandomIntents gen = new RandomIntents(14, DIM);
+        TalaDB db = TalaDB.open(dir, Options.builder().dimension(DIM).durability(Durability.none()).build());
+        Intent kept = gen.next();
+        db.put(kept);
+        java.lang.ref.WeakReference<Intent> stored = new java.lang.ref.WeakReference<>(kept);
+        kept = null;
+        for (int i = 0; i < 100; i++) {
+            db.put(gen.next());
+        }
+        db.close();
+        for (int i = 0; i < 50 && stored.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(null, stored.get(), "the closed handle still reaches its memtable");
+        assertThrows(DatabaseClosedException.class, () -> db.get(gen.next().id()));
+    }
+
+    /**
+     * Equal scores at the cut of the top k go to the smaller ids wherever the intents are
+     * stored: one heap for every memtable and segment broke ties by source, so the answer
+     * changed with a flush or a compaction.
+     */
+    @Test
+    void tiedScoresAtTheCutGoToTheSmallerIdsWhereverTheyAreStored() {
+        float[] same = new float[DIM];
+        same[0] = 1;
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            long[][] batches = {{5, 2}, {6, 1}, {4, 3}};
+            for (int b = 0; b < batches.length; b++) {
+                for (long n : batches[b]) {
+                    db.put(Intent.builder().id(IntentId.of(n, n)).timestampNs(n).command("c" + n).embedding(same)
+                            .build());
+                }
+                if (b < batches.length - 1) {
+                    db.flush();
+                }
+            }
+            List<IntentId> expected = List.of(IntentId.of(1, 1), IntentId.of(2, 2), IntentId.of(3, 3));
+            assertEquals(expected, db.search(same, 3, SearchFilter.ALL).stream().map(h -> h.intent().id()).toList(),
+                    "memtable and two segments");
+            db.compact(p -> { });
+            assertEquals(expected, db.search(same, 3, SearchFilter.ALL).stream().map(h -> h.intent().id()).toList(),
+                    "one compacted segment");
+        }
+    }
+
     /** k comes from requests; a huge one returns everything, not an OutOfMemoryError. */
     @Test
     void aSearchForMoreHitsThanStoredReturnsThemAll() {

@@ -13,6 +13,7 @@ import dev.tala.recovery.manifest.Manifest;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentHeader;
+import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalHoleException;
@@ -65,6 +66,8 @@ public final class DatabaseRecovery implements AutoCloseable {
     private int liveSegments;
     private final Map<Long, SegmentReader> segments = new LinkedHashMap<>();
     private List<Path> walFiles = List.of();
+    /** Complete segments the MANIFEST does not list: set aside once replay shows the WAL holds their data. */
+    private final List<Path> unlistedSegments = new ArrayList<>();
     private final List<Path> spareWalFiles = new ArrayList<>();
     private long nextFileNumber;
     private ReplayReport replay;
@@ -184,6 +187,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             throw hole;
         }
+        setAsideUnlistedSegments(Math.max(manifest.lastSequence(), replay.lastSequence()));
         step("wal-replay");
         try {
             for (ReplayReport.FileReport f : replay.files()) {
@@ -255,6 +259,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                 m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
                 step("manifest-rewrite");
             }
+            m.forgetObsoleteSegmentsUnless(id -> fs.exists(layout.segmentFile(id)));
             manifest = state;
             return m;
         } catch (IOException e) {
@@ -357,7 +362,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                 deleted = true;
                 act(Action.Kind.DELETED_PARTIAL_SEGMENT, p, unlisted);
             } else {
-                moveToLost(p, "a complete segment the MANIFEST does not list", Action.Kind.MOVED_TO_LOST);
+                unlistedSegments.add(p);
             }
         }
         if (deleted) {
@@ -379,6 +384,51 @@ public final class DatabaseRecovery implements AutoCloseable {
                 throw new CorruptionException(p.toString(), 8, "header names segment " + reader.header().segmentId()
                         + " but the file is segment " + id);
             }
+        }
+    }
+
+    /**
+     * Moves the complete segments the MANIFEST does not list to {@code lost/}: a flush or
+     * compaction whose MANIFEST edit never became durable, whose data the WAL or the listed
+     * segments still hold. A segment with sequence numbers above {@code reached} (the highest
+     * the MANIFEST and the WAL know) is different: the WAL is cut only after a flush's edit is
+     * forced, so its edit was durable and is now damaged, not torn, and moving the segment
+     * aside would open the database without acknowledged writes (it did, silently, after one
+     * flipped bit in the last edit). The strict modes refuse such an open and move nothing;
+     * the lenient ones, which already drop data they cannot vouch for, move it and report it.
+     */
+    private void setAsideUnlistedSegments(long reached) {
+        try {
+            boolean strict = mode == WalRecoveryMode.TOLERATE_CORRUPTED_TAIL
+                    || mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY;
+            for (Path p : strict ? unlistedSegments : List.<Path>of()) {
+                long newest = newestSequenceIn(p);
+                if (newest > reached) {
+                    String torn = manifestTornBytes > 0 ? "the " + manifestTornBytes + " bytes after this offset"
+                            + " were taken for a torn edit, but " : "the MANIFEST ends here, but ";
+                    throw new CorruptionException(layout.manifestFile().toString(), manifestValidEnd, torn + p
+                            + ", which it does not list, holds sequences up to " + newest + " and neither the"
+                            + " MANIFEST nor any WAL file reaches past " + reached + ": the edit that listed it is"
+                            + " damaged (or the file came from elsewhere); nothing was moved or deleted, and a"
+                            + " lenient recovery mode would set it aside in lost/");
+                }
+            }
+            for (Path p : unlistedSegments) {
+                moveToLost(p, "a complete segment the MANIFEST does not list", Action.Kind.MOVED_TO_LOST);
+            }
+            unlistedSegments.clear();
+        } catch (IOException e) {
+            throw new StorageException("cannot move unlisted segments to " + layout.lostDir(), e);
+        }
+    }
+
+    /** The highest sequence number the segment says it holds, or -1 if its summary cannot be read. */
+    private long newestSequenceIn(Path segment) throws IOException {
+        try {
+            return SegmentReader.readSummary(fs, segment, SegmentOpenOption.ALLOW_PARTIAL).maxSequence();
+        } catch (TalaException unreadable) {
+            // Not readable as a segment: nothing to vouch for; it goes to lost/ for inspection.
+            return -1;
         }
     }
 

@@ -44,8 +44,12 @@ public final class RecoverCommand implements Callable<Integer> {
             out.put("wal_records_skipped", report.replay() == null ? 0 : report.replay().skippedRecords());
             List<Map<String, String>> actions = new ArrayList<>();
             for (RecoveryReport.Action a : report.actions()) {
-                actions.add(Map.of("action", a.kind().name().toLowerCase(java.util.Locale.ROOT), "file", a.file(),
-                        "reason", a.reason()));
+                // Ordered like every other JSON object tala prints (Map.of's order changes from run to run).
+                Map<String, String> action = new LinkedHashMap<>();
+                action.put("action", a.kind().name().toLowerCase(java.util.Locale.ROOT));
+                action.put("file", a.file());
+                action.put("reason", a.reason());
+                actions.add(action);
             }
             out.put("actions", actions);
             Map<String, Long> steps = new LinkedHashMap<>();

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -149,7 +150,7 @@ public final class LocalFileLayer implements FileLayer {
             ch.truncate(0);
             ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
             ch.force(true);
-            return new ChannelDirectoryLock(lockFile, key, ch, lock);
+            return new ChannelDirectoryLock(lockFile, key, ch, lock, Files.getLastModifiedTime(lockFile));
         } catch (IOException | RuntimeException e) {
             if (ch != null && ch.isOpen() && !(e instanceof DatabaseLockedException)) {
                 ch.close();
@@ -316,18 +317,37 @@ public final class LocalFileLayer implements FileLayer {
         private final Object key;
         private final FileChannel channel;
         private final FileLock lock;
+        /** Told apart from a new lock file that reuses the inode number (and so the key). */
+        private final FileTime written;
         private boolean released;
 
-        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock) {
+        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock, FileTime written) {
             this.path = path;
             this.key = key;
             this.channel = channel;
             this.lock = lock;
+            this.written = written;
         }
 
         @Override
         public Path path() {
             return path;
+        }
+
+        @Override
+        public void checkHeld() throws IOException {
+            BasicFileAttributes now;
+            try {
+                now = Files.readAttributes(path, BasicFileAttributes.class);
+            } catch (NoSuchFileException e) {
+                throw new IOException(path + " is gone: the database directory was deleted or moved while open;"
+                        + " nothing more is created or deleted there", e);
+            }
+            Object nowKey = now.fileKey() != null ? now.fileKey() : path.toRealPath();
+            if (!key.equals(nowKey) || !written.equals(now.lastModifiedTime())) {
+                throw new IOException(path + " is no longer the lock file this database took at open: the database"
+                        + " directory was replaced while open; nothing more is created or deleted there");
+            }
         }
 
         @Override

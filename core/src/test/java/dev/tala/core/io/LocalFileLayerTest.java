@@ -174,6 +174,32 @@ class LocalFileLayerTest {
         fs.lock(lock).close();
     }
 
+    /** A lock knows when its file was deleted, or replaced by another at the same path. */
+    @Test
+    void aLockNoticesItsFileGoneOrReplaced() throws IOException {
+        Path lock = dir.resolve("LOCK");
+        try (DirectoryLock held = fs.lock(lock)) {
+            held.checkHeld();
+            Files.delete(lock);
+            IOException gone = assertThrows(IOException.class, held::checkHeld);
+            assertTrue(gone.getMessage().contains("is gone"), gone.getMessage());
+            Files.writeString(lock, "other\n");
+            IOException replaced = assertThrows(IOException.class, held::checkHeld);
+            assertTrue(replaced.getMessage().contains("is no longer the lock file"), replaced.getMessage());
+        }
+        Path guarded = dir.resolve("g");
+        Files.createDirectories(guarded);
+        try (DirectoryLock held = fs.lock(guarded.resolve("LOCK"))) {
+            FileLayer checking = new LockCheckingFileLayer(fs, held);
+            checking.create(guarded.resolve("a")).close();
+            Files.delete(guarded.resolve("LOCK"));
+            assertThrows(IOException.class, () -> checking.create(guarded.resolve("b")));
+            assertThrows(IOException.class, () -> checking.delete(guarded.resolve("a")));
+            assertTrue(Files.exists(guarded.resolve("a")), "nothing deleted once the lock is gone");
+            assertFalse(Files.exists(guarded.resolve("b")), "nothing created once the lock is gone");
+        }
+    }
+
     /**
      * A second opener through a symlink is the same LOCK file: refused without a descriptor of
      * its own, whose close would drop this process's lock and let another process in.

@@ -4,6 +4,7 @@ import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
+import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
@@ -55,9 +56,9 @@ public final class DatabaseOpener {
 
     public static Opened open(Path dir, Options options) {
         JvmFlags.require();
-        FileLayer fs = options.fileLayer();
         DatabaseLayout layout = new DatabaseLayout(dir);
-        DirectoryLock lock = lockOrCreateDirectory(fs, layout, options);
+        DirectoryLock lock = lockOrCreateDirectory(options.fileLayer(), layout, options);
+        FileLayer fs = new LockCheckingFileLayer(options.fileLayer(), lock);
         StoredOptions stored;
         try {
             stored = loadOrCreate(fs, layout, options);

@@ -17,7 +17,6 @@ import dev.tala.segment.vector.TopK;
 import dev.tala.segment.vector.VectorKernels;
 import dev.tala.segment.vector.VectorScoring;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
@@ -67,38 +66,44 @@ public final class SimilaritySearch {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
         Query query = Query.of(vector);
-        // Keys name the source (memtables first, then segments) and the row or memtable candidate.
+        // Keys name the source (memtables first, then segments) and the row or memtable
+        // candidate. Each source has its own heap: within one, keys ascend with ids, so its
+        // heap breaks ties by id; one heap for all would break them by source, and which of
+        // two equal scores made the top k would change with a flush or a compaction.
         List<List<Intent>> memCandidates = new ArrayList<>();
-        // A k from a request may be far beyond what is stored; the heaps hold no more than could fill them.
-        long stored = 0;
-        for (MemTable m : memtables) {
-            stored += m.versionCount();
-        }
-        for (SegmentHandle h : segments) {
-            stored += h.reader().putCount();
-        }
-        TopK top = new TopK(capacity(k, stored));
+        List<TopK> perSource = new ArrayList<>();
         for (int m = 0; m < memtables.size(); m++) {
+            TopK top = new TopK(capacity(k, memtables.get(m).versionCount()));
             memCandidates.add(scoreMemtable(m, query, metric, filter, top));
+            perSource.add(top);
         }
         int base = memtables.size();
-        List<TopK> perSegment = IntStream.range(0, segments.size()).parallel()
+        perSource.addAll(IntStream.range(0, segments.size()).parallel()
                 .mapToObj(s -> scoreSegment(s, base + s, query, metric, filter, k))
-                .toList();
-        for (TopK t : perSegment) {
-            top.offerAll(t);
+                .toList());
+        List<Ranked> ranked = new ArrayList<>();
+        for (TopK top : perSource) {
+            for (Hit h : top.sorted()) {
+                int source = (int) (h.key() >>> SOURCE_SHIFT);
+                int index = (int) (h.key() & INDEX_MASK);
+                IntentId id = source < base ? memCandidates.get(source).get(index).id()
+                        : segments.get(source - base).reader().id(index);
+                ranked.add(new Ranked(h.score(), id, source, index));
+            }
         }
+        // Best score first, equal scores by id (0.0 and -0.0 are equal, as in TopK).
+        ranked.sort((a, b) -> a.score != b.score ? Float.compare(b.score, a.score) : a.id.compareTo(b.id));
         List<SearchHit> hits = new ArrayList<>();
-        for (Hit h : top.sorted()) {
-            int source = (int) (h.key() >>> SOURCE_SHIFT);
-            int index = (int) (h.key() & INDEX_MASK);
-            Intent intent = source < base ? memCandidates.get(source).get(index)
-                    : segments.get(source - base).reader().version(index).intent();
-            hits.add(new SearchHit(intent, h.score()));
+        for (Ranked r : ranked.subList(0, Math.min(k, ranked.size()))) {
+            Intent intent = r.source < base ? memCandidates.get(r.source).get(r.index)
+                    : segments.get(r.source - base).reader().version(r.index).intent();
+            hits.add(new SearchHit(intent, r.score));
         }
-        // Equal scores come out by id, whatever source they came from.
-        hits.sort(Comparator.comparing((SearchHit h) -> -h.score()).thenComparing(h -> h.intent().id()));
         return hits;
+    }
+
+    /** A hit of one source's heap, with the id that orders it among equal scores. */
+    private record Ranked(float score, IntentId id, int source, int index) {
     }
 
     private List<Intent> scoreMemtable(int m, Query query, Metric metric, SearchFilter filter, TopK top) {

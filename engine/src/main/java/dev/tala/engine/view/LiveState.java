@@ -184,9 +184,17 @@ public final class LiveState {
             return;
         }
         closed = true;
-        current.get().release();
+        // An embedder may keep its closed handle: a dead, empty view replaces the last one, so
+        // that the memtables (up to memtableBytes each) are no longer reachable from it, and no
+        // acquire after close can succeed by retaining a view a snapshot still holds.
+        ReadView dead = new ReadView(new MemTable(active.firstWalNumber()), List.of(), List.of());
+        dead.release();
+        current.getAndSet(dead).release();
         for (SegmentHandle s : segments) {
             s.release();
         }
+        segments.clear();
+        immutables.clear();
+        active = dead.active();
     }
 }

@@ -412,6 +412,51 @@ class RecoveryProtocolTest {
         assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
     }
 
+    /**
+     * One flipped bit in the MANIFEST's last edit, the flush that listed the only segment, after
+     * that flush deleted its WAL files. The edit was once took for torn: the segment went to
+     * lost/ and the database opened empty, its last sequence back at 0. Now the default and
+     * absolute modes refuse and move nothing, with records in the WAL after it or not; a
+     * lenient mode sets the segment aside and says so.
+     */
+    @Test
+    void aDamagedLastManifestEditIsNotTakenForATornOneWhenTheWalNoLongerHoldsItsSegment() throws IOException {
+        for (int walRecords : new int[] {0, 5}) {
+            Path dir = tmp.resolve("db" + walRecords);
+            List<Intent> flushed = fill(dir, 3, 20);
+            RandomIntents more = new RandomIntents(4, DIM);
+            try (TalaDB db = TalaDB.open(dir, options())) {
+                for (int i = 0; i < walRecords; i++) {
+                    db.put(more.next());
+                }
+            }
+            Path segment = onlySegment(dir);
+            Path manifest = new DatabaseLayout(dir).manifestFile();
+            byte[] bytes = Files.readAllBytes(manifest);
+            bytes[bytes.length - 10] ^= 0x10;
+            Files.write(manifest, bytes);
+            for (WalRecoveryMode strict : List.of(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
+                    WalRecoveryMode.ABSOLUTE_CONSISTENCY)) {
+                CorruptionException e = assertThrows(CorruptionException.class,
+                        () -> TalaDB.open(dir, options().toBuilder().recoveryMode(strict).build()).close());
+                assertTrue(e.getMessage().contains("MANIFEST"), e.getMessage());
+                assertEquals(segment, onlySegment(dir), "nothing moved: " + e.getMessage());
+                assertFalse(Files.exists(dir.resolve("lost")), e.getMessage());
+                assertTrue(walRecords > 0 || e.getMessage().contains(segment.toString()), e.getMessage());
+            }
+            if (walRecords == 0) {
+                try (TalaDB db = TalaDB.open(dir, options().toBuilder()
+                        .recoveryMode(WalRecoveryMode.POINT_IN_TIME).build())) {
+                    assertEquals(List.of(Kind.MOVED_TO_LOST), kinds(db.recoveryReport(), segment),
+                            db.recoveryReport().summary());
+                    assertEquals(0, db.stats().intents());
+                }
+                assertTrue(Files.exists(dir.resolve("lost").resolve(segment.getFileName())), "kept in lost/");
+                assertEquals(20, flushed.size());
+            }
+        }
+    }
+
     private static List<Kind> kinds(RecoveryReport report, Path file) {
         return report.actions().stream().filter(a -> a.file().equals(file.toString()))
                 .map(RecoveryReport.Action::kind).toList();

@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.LongPredicate;
 
 /**
  * The MANIFEST being appended to. Each {@link #append} writes one edit and forces it before
@@ -28,6 +31,8 @@ public final class Manifest implements Closeable {
     private long rewrites;
     /** The first write that failed; no edit may follow it (see {@link #append}). */
     private Throwable failed;
+    /** Whether an obsolete segment's file still exists; a rewrite forgets those that do not. */
+    private LongPredicate segmentFileExists = id -> true;
 
     private Manifest(FileLayer fs, Path file, long rewriteBytes) {
         this.fs = fs;
@@ -55,6 +60,16 @@ public final class Manifest implements Closeable {
         m.size = m.out.size();
         m.state = state;
         return m;
+    }
+
+    /**
+     * Tells later rewrites how to see whether an obsolete segment's file is gone, so that they
+     * forget it (FORMAT.md, {@code obsolete_segment}). Without it every compaction input ever
+     * deleted was carried into every rewrite, until the snapshot alone outgrew the rewrite size
+     * and every edit rewrote the whole file.
+     */
+    public synchronized void forgetObsoleteSegmentsUnless(LongPredicate fileExists) {
+        this.segmentFileExists = fileExists;
     }
 
     public synchronized ManifestState state() {
@@ -101,7 +116,14 @@ public final class Manifest implements Closeable {
         }
     }
 
-    private void rewrite(ManifestState snapshot) throws IOException {
+    private void rewrite(ManifestState full) throws IOException {
+        SortedSet<Long> stillPresent = new TreeSet<>();
+        for (long id : full.obsolete()) {
+            if (segmentFileExists.test(id)) {
+                stillPresent.add(id);
+            }
+        }
+        ManifestState snapshot = full.withObsolete(stillPresent);
         Path tmp = FileLayer.temporaryFor(file);
         ByteBuffer header = ByteBuffer.allocate(ManifestFormat.FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         header.put(ManifestFormat.MAGIC).putShort(ManifestFormat.VERSION).putShort((short) 0).flip();

@@ -177,6 +177,31 @@ class ManifestTest {
         assertFalse(Files.exists(dir.resolve("MANIFEST.tmp")));
     }
 
+    /**
+     * A rewrite forgets the obsolete segments whose files are gone, so a long-lived database's
+     * MANIFEST does not carry every compaction input it ever deleted; one whose file is still
+     * there stays listed, so the next open deletes it rather than moving it to lost/.
+     */
+    @Test
+    void aRewriteForgetsObsoleteSegmentsWhoseFilesAreGone() throws IOException {
+        Path file = dir.resolve("MANIFEST");
+        List<ManifestEdit> edits = history(7, 300);
+        ManifestState all = applyAll(edits);
+        long kept = all.obsolete().first();
+        try (Manifest m = Manifest.create(fs, file, ManifestState.EMPTY, 2_000)) {
+            m.forgetObsoleteSegmentsUnless(id -> id == kept);
+            for (ManifestEdit e : edits) {
+                m.append(e);
+            }
+            assertTrue(m.rewrites() > 2, "rewrites: " + m.rewrites());
+            assertTrue(m.state().obsolete().contains(kept), "an obsolete segment whose file exists is kept");
+            assertTrue(m.state().obsolete().size() < all.obsolete().size() / 4,
+                    m.state().obsolete().size() + " of " + all.obsolete().size() + " obsolete ids kept");
+            assertEquals(m.state(), ManifestReader.read(fs, file).state());
+        }
+        assertEquals(all.segments(), ManifestReader.read(fs, file).state().segments());
+    }
+
     /** Power loss after every operation of a rewrite: the manifest is the old state or the new one. */
     @Test
     void aRewriteInterruptedAtAnyOperationLeavesTheOldOrTheNewState() throws IOException {
