@@ -294,6 +294,18 @@ class CliSubprocessTest {
         JsonNode report = JSON.readTree(json.out());
         assertFalse(report.get("clean").asBoolean());
         assertTrue(report.get("problems").size() > 0, json.out());
+
+        // A segment cut short: inspect keeps its JSON shape, with no footer to show.
+        Path cut = work.resolve("cut.tbf");
+        Files.write(cut, java.util.Arrays.copyOf(Files.readAllBytes(segment), 1000));
+        Run inspect = tala(null, "inspect", cut.toString(), "--json");
+        assertEquals(1, inspect.exit(), inspect.err());
+        JsonNode described = JSON.readTree(inspect.out());
+        assertTrue(described.get("footer").isNull(), inspect.out());
+        assertEquals(0, described.get("regions").size(), inspect.out());
+        assertTrue(described.get("problems").size() > 0, inspect.out());
+        assertTrue(tala(null, "inspect", cut.toString()).out().contains("problem"), "the text form prints");
+        fails("is a directory", null, "inspect", damaged.toString());
     }
 
     @Test

@@ -42,6 +42,9 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         FileLayer fs = LocalFileLayer.INSTANCE;
+        if (Files.isDirectory(file)) {
+            throw new TalaException(file + " is a directory; inspect reads one segment file (FILE.tbf)");
+        }
         if (!Files.isRegularFile(file)) {
             throw new TalaException("no such file: " + file);
         }
@@ -53,6 +56,9 @@ public final class InspectCommand implements Callable<Integer> {
         out.put("header", headerFields(header));
         List<String> problems = new ArrayList<>();
         SegmentInfo info = null;
+        // The same keys whether or not the footer can be read, so that scripts need no special case.
+        out.put("footer", null);
+        out.put("regions", List.of());
         try {
             info = SegmentReader.readSummary(fs, file, SegmentOpenOption.ALLOW_PARTIAL);
             out.put("footer", footerFields(info.footer()));
@@ -155,7 +161,7 @@ public final class InspectCommand implements Callable<Integer> {
         Table header = Table.fields();
         ((Map<String, Object>) out.get("header")).forEach((k, v) -> header.row(k, v instanceof List<?> l ? String.join(", ", (List<String>) l) : v));
         header.print(System.out);
-        if (out.containsKey("footer")) {
+        if (out.get("footer") != null) {
             System.out.println();
             Table footer = Table.fields();
             ((Map<String, Object>) out.get("footer")).forEach(footer::row);
