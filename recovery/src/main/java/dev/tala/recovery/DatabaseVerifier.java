@@ -10,6 +10,8 @@ import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
+import dev.tala.segment.SegmentInfo;
+import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecoveryMode;
@@ -56,11 +58,12 @@ public final class DatabaseVerifier {
             return new VerifyReport(problems, files, bytes);
         }
 
+        List<Path> unlisted = new ArrayList<>();
         for (Path p : fs.list(layout.segmentDir())) {
             OptionalLong id = DatabaseLayout.segmentId(p);
             if (id.isPresent() && !state.segments().containsKey(id.getAsLong())
                     && !state.obsolete().contains(id.getAsLong())) {
-                problems.add(new Problem(p.toString(), 0, "not listed in the MANIFEST (the next open removes it or moves it to lost/)"));
+                unlisted.add(p);
             }
         }
         for (long id : state.segments().keySet()) {
@@ -79,6 +82,9 @@ public final class DatabaseVerifier {
                 problems.add(new Problem(e.file(), e.offset(), e.what()));
             } catch (UnsupportedFormatException e) {
                 problems.add(new Problem(e.file(), 0, e.getMessage()));
+            } catch (IOException e) {
+                // One unreadable file (permissions, a failing disk) is a finding; the others are still checked.
+                problems.add(new Problem(p.toString(), 0, "cannot be read: " + e));
             }
         }
 
@@ -87,8 +93,10 @@ public final class DatabaseVerifier {
             files++;
             bytes += fs.size(p);
         }
+        long reached = state.lastSequence();
         try {
             ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED, r -> { });
+            reached = Math.max(reached, replay.lastSequence());
             for (ReplayReport.FileReport f : replay.files()) {
                 for (ReplayReport.Skipped s : f.skipped()) {
                     problems.add(new Problem(f.file().toString(), s.offset(), s.what()));
@@ -100,6 +108,9 @@ public final class DatabaseVerifier {
             }
         } catch (TalaException e) {
             problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
+        }
+        for (Path p : unlisted) {
+            problems.add(new Problem(p.toString(), 0, unlistedVerdict(fs, p, reached)));
         }
         // Skipping lists every damaged record but forgives what a default open refuses (say, an
         // empty WAL file that is not the newest), so the open's own verdict is added when it differs.
@@ -115,5 +126,20 @@ public final class DatabaseVerifier {
             }
         }
         return new VerifyReport(List.copyOf(problems), files, bytes);
+    }
+
+    /** What the next open does with a segment the MANIFEST does not list (docs/RECOVERY.md, step 4). */
+    private static String unlistedVerdict(FileLayer fs, Path segment, long reached) {
+        try {
+            SegmentInfo info = SegmentReader.readSummary(fs, segment, SegmentOpenOption.ALLOW_PARTIAL);
+            if (!info.header().isPartial() && info.maxSequence() > reached) {
+                return "not listed in the MANIFEST, and holds sequences up to " + info.maxSequence()
+                        + " that neither the MANIFEST nor the WAL reaches (" + reached + "): the edit that listed it"
+                        + " is damaged; a default open refuses this";
+            }
+        } catch (IOException | TalaException unreadable) {
+            // Partial or unreadable: the open deletes it or moves it aside, as said below.
+        }
+        return "not listed in the MANIFEST (the next open removes it or moves it to lost/)";
     }
 }

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.CorruptionException;
+import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.FileTrees;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.MappedRegion;
+import dev.tala.core.io.ReadableFile;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
@@ -435,6 +439,11 @@ class RecoveryProtocolTest {
             byte[] bytes = Files.readAllBytes(manifest);
             bytes[bytes.length - 10] ^= 0x10;
             Files.write(manifest, bytes);
+            if (walRecords == 0) {
+                VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
+                assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
+                        && p.what().contains("a default open refuses this")), verify.problems().toString());
+            }
             for (WalRecoveryMode strict : List.of(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
                     WalRecoveryMode.ABSOLUTE_CONSISTENCY)) {
                 CorruptionException e = assertThrows(CorruptionException.class,
@@ -455,6 +464,35 @@ class RecoveryProtocolTest {
                 assertEquals(20, flushed.size());
             }
         }
+    }
+
+    /** A segment that cannot be read (permissions, a failing disk) is one finding of verify, not its end. */
+    @Test
+    void verifyListsAnUnreadableSegmentAndGoesOn() throws IOException {
+        Path dir = tmp.resolve("db");
+        fill(dir, 5, 10);
+        Path segment = onlySegment(dir);
+        FileLayer refusing = new ForwardingFileLayer(LocalFileLayer.INSTANCE) {
+            @Override
+            public MappedRegion map(Path file) throws IOException {
+                if (file.equals(segment)) {
+                    throw new java.nio.file.AccessDeniedException(file.toString());
+                }
+                return super.map(file);
+            }
+
+            @Override
+            public ReadableFile openForRead(Path file) throws IOException {
+                if (file.equals(segment)) {
+                    throw new java.nio.file.AccessDeniedException(file.toString());
+                }
+                return super.openForRead(file);
+            }
+        };
+        VerifyReport verify = DatabaseVerifier.verify(refusing, new DatabaseLayout(dir));
+        assertEquals(1, verify.problems().size(), verify.problems().toString());
+        assertTrue(verify.problems().getFirst().what().contains("cannot be read"), verify.problems().toString());
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir)).problems().isEmpty());
     }
 
     private static List<Kind> kinds(RecoveryReport report, Path file) {
