@@ -131,7 +131,7 @@ class TalaDBTest {
         String good = Files.readString(options);
         for (String[] edit : new String[][] {
                 {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be 4096 to 1073741824 bytes"},
-                {"dimension=\\d+", "dimension=abc", "dimension=abc: For input string"},
+                {"dimension=\\d+", "dimension=abc", "dimension=abc: not a whole number"},
                 {"dimension=\\d+", "dimension=-3", "dimension=-3: dimension must be 1 to"},
                 {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"}}) {
             Files.writeString(options, good.replaceFirst(edit[0], edit[1]));

@@ -58,6 +58,8 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         String value = required(p, key, file).trim();
         try {
             return parse.apply(value);
+        } catch (NumberFormatException e) {
+            throw new CorruptionException(file, 0, key + "=" + value + ": not a whole number");
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(file, 0, key + "=" + value + ": " + e.getMessage());
         }
