@@ -6,6 +6,8 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Standard output that remembers its first write error. {@link PrintStream} swallows them, so
@@ -24,12 +26,22 @@ final class RecordingStdout extends OutputStream {
     }
 
     /**
-     * The first error writing the output, unless it is a broken pipe: a reader that stopped
-     * early ({@code | head -1}) got what it wanted.
+     * The first error writing the output, unless the output is a pipe or a socket: the only
+     * error there is a reader that stopped early ({@code | head -1}), which got what it wanted.
      */
     IOException failure() {
         IOException e = failure;
-        return e == null || String.valueOf(e.getMessage()).contains("Broken pipe") ? null : e;
+        return e == null || readerMayHaveLeft(e) ? null : e;
+    }
+
+    private static boolean readerMayHaveLeft(IOException e) {
+        try {
+            // Linux names what descriptor 1 is; the error's text is in the user's language.
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString();
+            return target.startsWith("pipe:") || target.startsWith("socket:");
+        } catch (IOException | UnsupportedOperationException noProc) {
+            return String.valueOf(e.getMessage()).contains("Broken pipe");
+        }
     }
 
     @Override

@@ -368,6 +368,13 @@ public final class TalaDB implements AutoCloseable {
         db.flusher().shutdown();
         IOException first = null;
         try {
+            // Writes to files already open are not checked (a stat per write would cost too
+            // much): if the directory went away while open, close at least says so.
+            db.lock().checkHeld();
+        } catch (IOException e) {
+            first = e;
+        }
+        try {
             db.wal().close();
         } catch (IOException e) {
             first = e;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.error.StorageException;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
@@ -44,16 +45,17 @@ class ReplacedDirectoryTest {
                 fresh.put(x);
                 acknowledged.add(x);
             }
-            // Enough to switch memtables (a new WAL file) and flush (a segment, WAL files deleted).
-            DatabaseFailedException failed = assertThrows(DatabaseFailedException.class, () -> {
+            // A flush starts a new WAL file first: refused, and the database is failed for it.
+            DatabaseFailedException failed = assertThrows(DatabaseFailedException.class, stale::flush);
+            assertTrue(String.valueOf(failed.getCause()).contains("LOCK is no longer the lock file"),
+                    String.valueOf(failed.getCause()));
+            assertTrue(stale.stats().failed(), "a failed rotation fails the database");
+            // Enough writes to switch memtables and flush, had they been let through.
+            assertThrows(DatabaseFailedException.class, () -> {
                 for (int i = 0; i < 500; i++) {
                     stale.put(gen.next());
                 }
-                stale.flush();
             });
-            assertTrue(String.valueOf(failed.getCause()).contains("LOCK is no longer the lock file"),
-                    String.valueOf(failed.getCause()));
-            assertTrue(stale.stats().failed());
             stale.close();
         }
         try (TalaDB fresh = TalaDB.open(dir, options)) {
@@ -63,5 +65,22 @@ class ReplacedDirectoryTest {
             }
             assertEquals(0, fresh.stats().segments(), "the old instance flushed nothing into the new database");
         }
+    }
+
+    /**
+     * Writes into files already open are not checked, so those made after the directory was
+     * deleted are acknowledged and gone with it; close, at least, says so.
+     */
+    @Test
+    void closeSaysWhenTheDirectoryWentAwayWhileOpen() throws Exception {
+        Path dir = tmp.resolve("db");
+        RandomIntents gen = new RandomIntents(5, DIM);
+        TalaDB db = TalaDB.open(dir, Options.builder().dimension(DIM).durability(Durability.sync()).build());
+        db.put(gen.next());
+        FileTrees.delete(dir);
+        db.put(gen.next());
+        StorageException closing = assertThrows(StorageException.class, db::close);
+        assertTrue(String.valueOf(closing.getCause()).contains("is gone: the database directory was deleted"),
+                String.valueOf(closing.getCause()));
     }
 }

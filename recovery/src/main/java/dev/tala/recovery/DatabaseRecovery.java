@@ -259,7 +259,17 @@ public final class DatabaseRecovery implements AutoCloseable {
                 m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
                 step("manifest-rewrite");
             }
-            m.forgetObsoleteSegmentsUnless(id -> fs.exists(layout.segmentFile(id)));
+            m.forgetDeletedObsoleteSegments(new Manifest.DeletedSegments() {
+                @Override
+                public boolean isDeleted(long id) {
+                    return !fs.exists(layout.segmentFile(id));
+                }
+
+                @Override
+                public void makeDeletionsDurable() throws IOException {
+                    fs.syncDirectory(layout.segmentDir());
+                }
+            });
             manifest = state;
             return m;
         } catch (IOException e) {
@@ -409,7 +419,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                     throw new CorruptionException(layout.manifestFile().toString(), manifestValidEnd, torn + p
                             + ", which it does not list, holds sequences up to " + newest + " and neither the"
                             + " MANIFEST nor any WAL file reaches past " + reached + ": the edit that listed it is"
-                            + " damaged (or the file came from elsewhere); nothing was moved or deleted, and a"
+                            + " damaged (or the file came from elsewhere); the segment is left in place, and a"
                             + " lenient recovery mode would set it aside in lost/");
                 }
             }

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -150,7 +149,7 @@ public final class LocalFileLayer implements FileLayer {
             ch.truncate(0);
             ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
             ch.force(true);
-            return new ChannelDirectoryLock(lockFile, key, ch, lock, Files.getLastModifiedTime(lockFile));
+            return new ChannelDirectoryLock(lockFile, key, ch, lock);
         } catch (IOException | RuntimeException e) {
             if (ch != null && ch.isOpen() && !(e instanceof DatabaseLockedException)) {
                 ch.close();
@@ -317,16 +316,13 @@ public final class LocalFileLayer implements FileLayer {
         private final Object key;
         private final FileChannel channel;
         private final FileLock lock;
-        /** Told apart from a new lock file that reuses the inode number (and so the key). */
-        private final FileTime written;
         private boolean released;
 
-        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock, FileTime written) {
+        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock) {
             this.path = path;
             this.key = key;
             this.channel = channel;
             this.lock = lock;
-            this.written = written;
         }
 
         @Override
@@ -343,8 +339,10 @@ public final class LocalFileLayer implements FileLayer {
                 throw new IOException(path + " is gone: the database directory was deleted or moved while open;"
                         + " nothing more is created or deleted there", e);
             }
+            // The key (device and inode) suffices: the lock's open channel keeps the inode from
+            // being reused while it is held. Times would only add false alarms (touch, backup tools).
             Object nowKey = now.fileKey() != null ? now.fileKey() : path.toRealPath();
-            if (!key.equals(nowKey) || !written.equals(now.lastModifiedTime())) {
+            if (!key.equals(nowKey)) {
                 throw new IOException(path + " is no longer the lock file this database took at open: the database"
                         + " directory was replaced while open; nothing more is created or deleted there");
             }

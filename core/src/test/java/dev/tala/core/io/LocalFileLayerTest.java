@@ -180,6 +180,9 @@ class LocalFileLayerTest {
         Path lock = dir.resolve("LOCK");
         try (DirectoryLock held = fs.lock(lock)) {
             held.checkHeld();
+            // Times are not identity: a touch or a backup tool resetting them is no replacement.
+            Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.fromMillis(0));
+            held.checkHeld();
             Files.delete(lock);
             IOException gone = assertThrows(IOException.class, held::checkHeld);
             assertTrue(gone.getMessage().contains("is gone"), gone.getMessage());

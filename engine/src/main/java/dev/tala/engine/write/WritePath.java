@@ -223,6 +223,10 @@ public final class WritePath {
                 stall(this::flushesBehind);
             }
             return switchMemtable();
+        } catch (DatabaseFailedException e) {
+            // The rotation's force or its new file failed: as for a write, the database is failed.
+            failure.fail("the write-ahead log failed", e);
+            throw e;
         } finally {
             mutex.unlock();
         }

@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.function.LongPredicate;
 
 /**
  * The MANIFEST being appended to. Each {@link #append} writes one edit and forces it before
@@ -31,8 +30,27 @@ public final class Manifest implements Closeable {
     private long rewrites;
     /** The first write that failed; no edit may follow it (see {@link #append}). */
     private Throwable failed;
-    /** Whether an obsolete segment's file still exists; a rewrite forgets those that do not. */
-    private LongPredicate segmentFileExists = id -> true;
+    /** Which obsolete segments' files are gone; a rewrite forgets those. */
+    private DeletedSegments deletedSegments = DeletedSegments.NONE;
+
+    /** What a rewrite needs to know to forget obsolete segments (FORMAT.md, {@code obsolete_segment}). */
+    public interface DeletedSegments {
+        DeletedSegments NONE = new DeletedSegments() {
+            @Override
+            public boolean isDeleted(long id) {
+                return false;
+            }
+
+            @Override
+            public void makeDeletionsDurable() {
+            }
+        };
+
+        boolean isDeleted(long id);
+
+        /** Syncs the directory the files were deleted from, before the MANIFEST forgets them. */
+        void makeDeletionsDurable() throws IOException;
+    }
 
     private Manifest(FileLayer fs, Path file, long rewriteBytes) {
         this.fs = fs;
@@ -63,13 +81,14 @@ public final class Manifest implements Closeable {
     }
 
     /**
-     * Tells later rewrites how to see whether an obsolete segment's file is gone, so that they
-     * forget it (FORMAT.md, {@code obsolete_segment}). Without it every compaction input ever
-     * deleted was carried into every rewrite, until the snapshot alone outgrew the rewrite size
-     * and every edit rewrote the whole file.
+     * Lets later rewrites forget the obsolete segments whose files are gone. Without it every
+     * compaction input ever deleted was carried into every rewrite, until the snapshot alone
+     * outgrew the rewrite size and every edit rewrote the whole file. A deletion is made
+     * durable before its id is forgotten: a file brought back by a power loss would otherwise
+     * be an unlisted segment, moved to lost/ instead of deleted.
      */
-    public synchronized void forgetObsoleteSegmentsUnless(LongPredicate fileExists) {
-        this.segmentFileExists = fileExists;
+    public synchronized void forgetDeletedObsoleteSegments(DeletedSegments deleted) {
+        this.deletedSegments = deleted;
     }
 
     public synchronized ManifestState state() {
@@ -119,9 +138,12 @@ public final class Manifest implements Closeable {
     private void rewrite(ManifestState full) throws IOException {
         SortedSet<Long> stillPresent = new TreeSet<>();
         for (long id : full.obsolete()) {
-            if (segmentFileExists.test(id)) {
+            if (!deletedSegments.isDeleted(id)) {
                 stillPresent.add(id);
             }
+        }
+        if (stillPresent.size() < full.obsolete().size()) {
+            deletedSegments.makeDeletionsDurable();
         }
         ManifestState snapshot = full.withObsolete(stillPresent);
         Path tmp = FileLayer.temporaryFor(file);

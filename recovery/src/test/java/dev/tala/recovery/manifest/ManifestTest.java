@@ -188,8 +188,19 @@ class ManifestTest {
         List<ManifestEdit> edits = history(7, 300);
         ManifestState all = applyAll(edits);
         long kept = all.obsolete().first();
+        int[] syncs = {0};
         try (Manifest m = Manifest.create(fs, file, ManifestState.EMPTY, 2_000)) {
-            m.forgetObsoleteSegmentsUnless(id -> id == kept);
+            m.forgetDeletedObsoleteSegments(new Manifest.DeletedSegments() {
+                @Override
+                public boolean isDeleted(long id) {
+                    return id != kept;
+                }
+
+                @Override
+                public void makeDeletionsDurable() {
+                    syncs[0]++;
+                }
+            });
             for (ManifestEdit e : edits) {
                 m.append(e);
             }
@@ -198,6 +209,7 @@ class ManifestTest {
             assertTrue(m.state().obsolete().size() < all.obsolete().size() / 4,
                     m.state().obsolete().size() + " of " + all.obsolete().size() + " obsolete ids kept");
             assertEquals(m.state(), ManifestReader.read(fs, file).state());
+            assertTrue(syncs[0] > 0 && syncs[0] <= m.rewrites(), "deletions made durable before a rewrite forgets them");
         }
         assertEquals(all.segments(), ManifestReader.read(fs, file).state().segments());
     }
