@@ -407,6 +407,19 @@ class CliSubprocessTest {
         Run listing = tala(null, "segments", "--db", damaged.toString());
         assertEquals(1, listing.exit(), listing.out + listing.err);
         assertTrue(listing.out.contains("UNREADABLE") && listing.out.contains("footer checksum mismatch"), listing.out);
+        JsonNode rows = JSON.readTree(tala(null, "segments", "--db", damaged.toString(), "--json").out);
+        List<String> readableKeys = null;
+        JsonNode unreadable = null;
+        for (JsonNode row : rows) {
+            if (row.has("error")) {
+                unreadable = row;
+            } else {
+                readableKeys = fieldNames(row.fieldNames());
+            }
+        }
+        List<String> keys = fieldNames(unreadable.fieldNames());
+        assertEquals(readableKeys, keys.subList(0, keys.size() - 1), "an unreadable row has a readable row's keys");
+        assertTrue(unreadable.get("dtype").isNull() && unreadable.get("edges").isNull(), unreadable.toString());
 
         Path missing = work.resolve("no-such-db");
         fails("no database at", null, "stats", "--db", missing.toString());

@@ -113,6 +113,10 @@ public final class SegmentsCommand implements Callable<Integer> {
         Map<String, Object> r = manifestRow(m);
         r.put("partial", false);
         r.put("compacted", m.compacted());
+        // The keys of a readable row, unknown here, so that every row has the same shape.
+        r.put("tombstones", null);
+        r.put("edges", null);
+        r.put("dtype", null);
         r.put("error", e instanceof IOException io ? StorageException.describe(io) : e.getMessage());
         return r;
     }
