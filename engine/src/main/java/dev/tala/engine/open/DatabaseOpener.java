@@ -4,8 +4,8 @@ import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
-import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
 import dev.tala.engine.compact.Compactor;
@@ -195,7 +195,10 @@ public final class DatabaseOpener {
             this.view = live.acquire();
         }
 
-        /** Applies one record from WAL file {@code walNumber}; an outcome whose intent is gone (after lenient recovery) is skipped. */
+        /**
+         * Applies one record from WAL file {@code walNumber}; an outcome whose intent is gone
+         * (after lenient recovery) is skipped.
+         */
         void apply(WalRecord record, long walNumber) {
             MemTable memtable = live.active();
             if (memtable.approximateBytes() >= memtableBytes) {
