@@ -12,8 +12,6 @@ import dev.tala.recovery.RecoveryReport.Action;
 import dev.tala.recovery.manifest.Manifest;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
-import dev.tala.segment.SegmentHeader;
-import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalHoleException;
@@ -366,7 +364,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                         + "the crash came before it was deleted");
                 continue;
             }
-            String unlisted = classifyUnlisted(p);
+            String unlisted = UnlistedSegments.whyIncomplete(fs, p);
             if (unlisted != null) {
                 fs.delete(p);
                 deleted = true;
@@ -412,7 +410,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             boolean strict = mode == WalRecoveryMode.TOLERATE_CORRUPTED_TAIL
                     || mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY;
             for (Path p : strict ? unlistedSegments : List.<Path>of()) {
-                long newest = newestSequenceIn(p);
+                long newest = UnlistedSegments.newestSequence(fs, p);
                 if (newest > reached) {
                     String torn = manifestTornBytes > 0 ? "the " + manifestTornBytes + " bytes after this offset"
                             + " were taken for a torn edit, but " : "the MANIFEST ends here, but ";
@@ -432,16 +430,6 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
     }
 
-    /** The highest sequence number the segment says it holds, or -1 if its summary cannot be read. */
-    private long newestSequenceIn(Path segment) throws IOException {
-        try {
-            return SegmentReader.readSummary(fs, segment, SegmentOpenOption.ALLOW_PARTIAL).maxSequence();
-        } catch (TalaException unreadable) {
-            // Not readable as a segment: nothing to vouch for; it goes to lost/ for inspection.
-            return -1;
-        }
-    }
-
     /** For an operator repairing a MANIFEST: the segments it does not list, and its torn tail. */
     private String unlistedHint(List<Path> files) {
         List<Long> unlisted = new ArrayList<>();
@@ -458,24 +446,6 @@ public final class DatabaseRecovery implements AutoCloseable {
         String torn = manifestTornBytes == 0 ? "" : "; the " + manifestTornBytes + " bytes after offset "
                 + manifestValidEnd + " were taken for a torn edit, and may be the edit that listed them";
         return " (segments the MANIFEST does not list are present and were left in place: " + unlisted + torn + ")";
-    }
-
-    /**
-     * Why an unlisted segment file may be deleted (it was never complete), or null if it looks
-     * complete and must be kept.
-     */
-    private String classifyUnlisted(Path p) throws IOException {
-        long size = fs.size(p);
-        if (size < 128) {
-            return "unlisted and only " + size + " bytes: its write was interrupted before the header";
-        }
-        try {
-            SegmentHeader header = SegmentReader.readHeader(fs, p);
-            return header.isPartial() ? "is_partial set: its flush or compaction was interrupted" : null;
-        } catch (TalaException unreadable) {
-            // Not provably partial: keep it for inspection rather than delete it.
-            return null;
-        }
     }
 
     private void collectWalFiles() throws IOException {

@@ -10,8 +10,6 @@ import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
-import dev.tala.segment.SegmentInfo;
-import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecoveryMode;
@@ -130,16 +128,19 @@ public final class DatabaseVerifier {
 
     /** What the next open does with a segment the MANIFEST does not list (docs/RECOVERY.md, step 4). */
     private static String unlistedVerdict(FileLayer fs, Path segment, long reached) {
+        String verdict = "not listed in the MANIFEST (the next open removes it or moves it to lost/)";
         try {
-            SegmentInfo info = SegmentReader.readSummary(fs, segment, SegmentOpenOption.ALLOW_PARTIAL);
-            if (!info.header().isPartial() && info.maxSequence() > reached) {
-                return "not listed in the MANIFEST, and holds sequences up to " + info.maxSequence()
-                        + " that neither the MANIFEST nor the WAL reaches (" + reached + "): the edit that listed it"
-                        + " is damaged; a default open refuses this";
+            if (UnlistedSegments.whyIncomplete(fs, segment) == null) {
+                long newest = UnlistedSegments.newestSequence(fs, segment);
+                if (newest > reached) {
+                    return "not listed in the MANIFEST, and holds sequences up to " + newest + " that neither the"
+                            + " MANIFEST nor the WAL reaches (" + reached + "): the edit that listed it is damaged;"
+                            + " a default open refuses this";
+                }
             }
-        } catch (IOException | TalaException unreadable) {
-            // Partial or unreadable: the open deletes it or moves it aside, as said below.
+            return verdict;
+        } catch (IOException e) {
+            return verdict + "; it cannot be read: " + e;
         }
-        return "not listed in the MANIFEST (the next open removes it or moves it to lost/)";
     }
 }

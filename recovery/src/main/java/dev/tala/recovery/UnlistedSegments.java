@@ -1,0 +1,48 @@
+package dev.tala.recovery;
+
+import dev.tala.core.error.TalaException;
+import dev.tala.core.io.FileLayer;
+import dev.tala.segment.SegmentHeader;
+import dev.tala.segment.SegmentOpenOption;
+import dev.tala.segment.SegmentReader;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * How a segment file the MANIFEST does not list is judged (docs/RECOVERY.md, step 4), in one
+ * place for the open that acts on it and for {@code verify}, which says what the open will do.
+ */
+final class UnlistedSegments {
+    private UnlistedSegments() {
+    }
+
+    /**
+     * Why the file may be deleted (it was never complete), or null if it looks complete and
+     * must be kept.
+     */
+    static String whyIncomplete(FileLayer fs, Path segment) throws IOException {
+        long size = fs.size(segment);
+        if (size < 128) {
+            return "unlisted and only " + size + " bytes: its write was interrupted before the header";
+        }
+        try {
+            SegmentHeader header = SegmentReader.readHeader(fs, segment);
+            return header.isPartial() ? "is_partial set: its flush or compaction was interrupted" : null;
+        } catch (TalaException unreadable) {
+            // Not provably partial: keep it for inspection rather than delete it.
+            return null;
+        }
+    }
+
+    /**
+     * The highest sequence number a complete file says it holds, or -1 if its summary cannot be
+     * read (nothing to vouch for: it is set aside for inspection).
+     */
+    static long newestSequence(FileLayer fs, Path segment) throws IOException {
+        try {
+            return SegmentReader.readSummary(fs, segment, SegmentOpenOption.ALLOW_PARTIAL).maxSequence();
+        } catch (TalaException unreadable) {
+            return -1;
+        }
+    }
+}
