@@ -206,8 +206,12 @@ public final class TalaDB implements AutoCloseable {
     public void flush() {
         checkOpen();
         MemTable frozen = db.writes().freezeActive();
+        // Wait for what was in memory at the call only: frozen memtables flush oldest first, so
+        // once the newest of them is gone, all are. Waiting for none to be left at all never ends
+        // while other threads keep freezing new ones.
+        MemTable last = frozen != null ? frozen : db.live().newestImmutable();
         db.flusher().schedule();
-        while (db.live().immutableCount() > 0 || (frozen != null && db.live().isPendingFlush(frozen))) {
+        while (last != null && db.live().isPendingFlush(last)) {
             db.failure().checkWritable();
             checkOpen(); // close() stops the flusher, so waiting on would never end
             try {

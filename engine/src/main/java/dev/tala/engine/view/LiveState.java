@@ -81,6 +81,11 @@ public final class LiveState {
         return immutables.isEmpty() ? null : immutables.getLast();
     }
 
+    /** The frozen memtable frozen last (flushed after every other one pending now), or null. */
+    public synchronized MemTable newestImmutable() {
+        return immutables.isEmpty() ? null : immutables.getFirst();
+    }
+
     public synchronized int immutableCount() {
         return immutables.size();
     }
