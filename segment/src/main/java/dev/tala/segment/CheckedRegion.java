@@ -62,7 +62,14 @@ final class CheckedRegion {
             return;
         }
         if (failure == null) {
-            int crc = Crc32c.of(bytes, 0, bytes.byteSize());
+            int crc;
+            try {
+                crc = Crc32c.of(bytes, 0, bytes.byteSize());
+            } catch (java.io.UncheckedIOException e) {
+                // Not remembered: the page may be readable once the disk has room again.
+                throw new dev.tala.core.error.StorageException("cannot read the " + name + " of " + file
+                        + " at offset " + entry.offset(), e.getCause());
+            }
             if (crc == entry.crc()) {
                 verified = true;
                 return;

@@ -71,6 +71,15 @@ final class SegmentVerifier {
                     throw problem;
                 }
                 problems.add(problem);
+            } catch (InternalError unreadable) {
+                // A guarded access to the mapping hit SIGBUS: a page the file system could not
+                // supply (a sparse file on a full tmpfs, an I/O error). Reported, not thrown.
+                CorruptionException problem = corrupt(0, "a mapped page could not be read (" + unreadable.getMessage()
+                        + "; a full tmpfs cannot supply a page of a sparse file, or an I/O error)");
+                if (failFast) {
+                    throw problem;
+                }
+                problems.add(problem);
             }
         }
         return problems;
@@ -90,7 +99,13 @@ final class SegmentVerifier {
     }
 
     private void checksum(RegionEntry entry) {
-        int crc = Crc32c.of(data, entry.offset(), entry.storedLength());
+        int crc;
+        try {
+            crc = Crc32c.of(data, entry.offset(), entry.storedLength());
+        } catch (java.io.UncheckedIOException e) {
+            checksumFailed.add(entry.kind());
+            throw corrupt(entry.offset(), entry.describe() + " could not be read: " + e.getCause().getMessage());
+        }
         if (crc != entry.crc()) {
             checksumFailed.add(entry.kind());
             throw corrupt(entry.offset(), entry.describe() + " checksum mismatch (stored "

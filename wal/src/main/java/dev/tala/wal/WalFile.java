@@ -49,7 +49,19 @@ final class WalFile implements Closeable {
      */
     static WalFile create(FileLayer fs, Path walDir, long number, boolean preallocate) throws IOException {
         Path path = walDir.resolve(DatabaseLayout.walFileName(number));
-        return start(fs, walDir, number, fs.create(path), (byte) 0, preallocate);
+        WritableFile out = fs.create(path);
+        try {
+            return start(fs, walDir, number, out, (byte) 0, preallocate);
+        } catch (IOException | RuntimeException e) {
+            // Its header never made it (a full disk, most often): leave no header-less file for
+            // the next open to take for "a write torn by the crash", one per failed open.
+            try {
+                fs.delete(path);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /**

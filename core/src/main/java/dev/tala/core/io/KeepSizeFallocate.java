@@ -35,7 +35,7 @@ final class KeepSizeFallocate {
     private static final int EOPNOTSUPP = 95;
     private static final int MAX_INTERRUPTED_TRIES = 8;
 
-    /** open, fallocate, close and strerror; null where unavailable. */
+    /** open, fallocate, close, strerror and ftruncate; null where unavailable. */
     private static final Natives NATIVES = Natives.link();
 
     private KeepSizeFallocate() {
@@ -79,6 +79,16 @@ final class KeepSizeFallocate {
                     return false;
                 }
                 if (errno != 0) {
+                    // A refused fallocate may have kept the blocks it got before it ran out
+                    // (ext4 does; tmpfs gives them back): past the end of the file, where nothing
+                    // reads them, they would hold the disk's last free space until the file is
+                    // deleted, and the write that follows would fail on a disk with room left.
+                    // ftruncate to the same length drops blocks past the end (ext4 truncates
+                    // "even if i_size didn't change"); only when the range lies past every byte written.
+                    long size = java.nio.file.Files.size(file);
+                    if (size <= position) {
+                        int ignored = (int) NATIVES.ftruncate.invokeExact(state, fd, size);
+                    }
                     throw failure("fallocate", file, position, length, errno);
                 }
                 return true;
@@ -99,7 +109,8 @@ final class KeepSizeFallocate {
     }
 
     /** The linked C functions; every call captures errno into a state segment passed first. */
-    private record Natives(MethodHandle open, MethodHandle fallocate, MethodHandle close, MethodHandle strerror) {
+    private record Natives(MethodHandle open, MethodHandle fallocate, MethodHandle close, MethodHandle strerror,
+                           MethodHandle ftruncate) {
         static final MemoryLayout STATE_LAYOUT = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO = STATE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -124,7 +135,9 @@ final class KeepSizeFallocate {
                         FunctionDescriptor.of(cInt, cInt), errno);
                 MethodHandle strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
                         FunctionDescriptor.of(ValueLayout.ADDRESS, cInt));
-                return new Natives(open, fallocate, close, strerror);
+                MethodHandle ftruncate = linker.downcallHandle(libc.findOrThrow("ftruncate"),
+                        FunctionDescriptor.of(cInt, cInt, offT), errno);
+                return new Natives(open, fallocate, close, strerror, ftruncate);
             } catch (RuntimeException | LinkageError e) {
                 // No such symbol, or native access denied: preallocation is only an optimization.
                 return null;

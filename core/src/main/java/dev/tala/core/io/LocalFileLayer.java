@@ -201,23 +201,50 @@ public final class LocalFileLayer implements FileLayer {
 
         @Override
         public void append(ByteBuffer source) throws IOException {
-            while (source.hasRemaining()) {
-                channel.write(source);
+            try {
+                while (source.hasRemaining()) {
+                    channel.write(source);
+                }
+            } catch (IOException e) {
+                throw named("writing", e);
             }
         }
 
         @Override
         public void write(long position, ByteBuffer source) throws IOException {
             long at = position;
-            while (source.hasRemaining()) {
-                at += channel.write(source, at);
+            try {
+                while (source.hasRemaining()) {
+                    at += channel.write(source, at);
+                }
+            } catch (IOException e) {
+                throw named("writing", e);
             }
         }
 
         @Override
         public void force() throws IOException {
             // fdatasync: the data and the file length, which is all a reader needs.
-            channel.force(false);
+            try {
+                channel.force(false);
+            } catch (IOException e) {
+                throw named("forcing", e);
+            }
+        }
+
+        /**
+         * The JDK's write and force errors carry only the C library's text ("No space left on
+         * device"), so the database's error would not say which file failed; this names it,
+         * as the fault-injecting layer's simulated errors do. Channel states (closed) pass as they are.
+         */
+        private IOException named(String doing, IOException e) {
+            if (e instanceof java.nio.channels.ClosedChannelException || e instanceof java.nio.file.FileSystemException) {
+                return e;
+            }
+            java.nio.file.FileSystemException named = new java.nio.file.FileSystemException(path.toString(), null,
+                    (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + " (" + doing + ")");
+            named.initCause(e);
+            return named;
         }
 
         @Override
