@@ -2,6 +2,8 @@ package dev.tala.segment;
 
 import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.StorageException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -65,9 +67,9 @@ final class CheckedRegion {
             int crc;
             try {
                 crc = Crc32c.of(bytes, 0, bytes.byteSize());
-            } catch (java.io.UncheckedIOException e) {
+            } catch (UncheckedIOException e) {
                 // Not remembered: the page may be readable once the disk has room again.
-                throw new dev.tala.core.error.StorageException("cannot read the " + name + " of " + file
+                throw new StorageException("cannot read the " + name + " of " + file
                         + " at offset " + entry.offset(), e.getCause());
             }
             if (crc == entry.crc()) {

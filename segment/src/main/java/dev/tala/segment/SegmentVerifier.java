@@ -8,6 +8,7 @@ import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Relation;
 import dev.tala.core.model.Status;
 import dev.tala.segment.format.RegionKind;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -102,7 +103,7 @@ final class SegmentVerifier {
         int crc;
         try {
             crc = Crc32c.of(data, entry.offset(), entry.storedLength());
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             checksumFailed.add(entry.kind());
             throw corrupt(entry.offset(), entry.describe() + " could not be read: " + e.getCause().getMessage());
         }

@@ -1,6 +1,9 @@
 package dev.tala.core.checksum;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
@@ -40,7 +43,7 @@ public final class Crc32c {
      * intrinsic over a direct buffer is not guarded, and the JVM dies. So native bytes are copied
      * to the heap in chunks first (a guarded copy) and checksummed there.
      *
-     * @throws java.io.UncheckedIOException if a page of the mapping could not be read
+     * @throws UncheckedIOException if a page of the mapping could not be read
      */
     public static int of(MemorySegment segment, long offset, long length) {
         CRC32C crc = new CRC32C();
@@ -58,9 +61,9 @@ public final class Crc32c {
         while (done < length) {
             int n = (int) Math.min(chunk.length, length - done);
             try {
-                MemorySegment.copy(segment, java.lang.foreign.ValueLayout.JAVA_BYTE, offset + done, chunk, 0, n);
+                MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset + done, chunk, 0, n);
             } catch (InternalError e) {
-                throw new java.io.UncheckedIOException(new java.io.IOException("a mapped page at offset "
+                throw new UncheckedIOException(new IOException("a mapped page at offset "
                         + (offset + done) + " could not be read (a full tmpfs cannot supply a page of a sparse"
                         + " file, or an I/O error): " + e.getMessage(), e));
             }

@@ -10,6 +10,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -85,7 +86,7 @@ final class KeepSizeFallocate {
                     // deleted, and the write that follows would fail on a disk with room left.
                     // ftruncate to the same length drops blocks past the end (ext4 truncates
                     // "even if i_size didn't change"); only when the range lies past every byte written.
-                    long size = java.nio.file.Files.size(file);
+                    long size = Files.size(file);
                     if (size <= position) {
                         int ignored = (int) NATIVES.ftruncate.invokeExact(state, fd, size);
                     }

@@ -5,12 +5,14 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -238,10 +240,10 @@ public final class LocalFileLayer implements FileLayer {
          * as the fault-injecting layer's simulated errors do. Channel states (closed) pass as they are.
          */
         private IOException named(String doing, IOException e) {
-            if (e instanceof java.nio.channels.ClosedChannelException || e instanceof java.nio.file.FileSystemException) {
+            if (e instanceof ClosedChannelException || e instanceof FileSystemException) {
                 return e;
             }
-            java.nio.file.FileSystemException named = new java.nio.file.FileSystemException(path.toString(), null,
+            FileSystemException named = new FileSystemException(path.toString(), null,
                     (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + " (" + doing + ")");
             named.initCause(e);
             return named;
