@@ -326,10 +326,14 @@ class CliSubprocessTest {
     @Test
     @Order(4)
     void crashtestReportsItsSummaryLine() throws Exception {
-        Run r = ok(null, "crashtest", "--db", work.resolve("crash").toString(), "--duration", "4", "--mode", "power",
-                "--seed", "1");
+        // Without --db it works in a new temporary directory (./tala-data may well hold a database).
+        Run r = ok(null, "crashtest", "--duration", "4", "--mode", "power", "--seed", "1");
         String last = r.outLines().getLast();
         assertTrue(last.matches("crashtest: [1-9]\\d* crashes, \\d+ acknowledged writes checked, 0 lost, 0 corrupt"), last);
+        String first = r.outLines().getFirst();
+        Path usedDir = Path.of(first.substring(first.indexOf("work directory ") + "work directory ".length()));
+        assertTrue(usedDir.getFileName().toString().startsWith("tala-crashtest"), first);
+        assertFalse(Files.exists(usedDir), "a passing run deletes its work directory: " + usedDir);
         Run none = ok(null, "crashtest", "--db", work.resolve("crash-none").toString(), "--duration", "3", "--mode",
                 "kill", "--durability", "none", "--seed", "2");
         assertTrue(none.outLines().getFirst().contains("kill-mode durability none"), none.outLines().getFirst());

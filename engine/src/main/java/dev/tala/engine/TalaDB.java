@@ -234,6 +234,11 @@ public final class TalaDB implements AutoCloseable {
         return compacting(compactor -> compactor.compactAll(progress));
     }
 
+    /** {@link #compact(CompactionProgress.Listener)} without progress reports. */
+    public Optional<CompactionStats> compact() {
+        return compact(CompactionProgress.Listener.NONE);
+    }
+
     /** Runs, now and on this thread, the compactions the policy would run in the background. */
     public List<CompactionStats> compactPending(CompactionProgress.Listener progress) {
         return compacting(compactor -> compactor.compactPending(progress));

@@ -220,7 +220,7 @@ class SnapshotModelStressTest {
                 try {
                     while (running.get()) {
                         switch (r.nextInt(5)) {
-                            case 0 -> db.compact(CompactionProgress.Listener.NONE);
+                            case 0 -> db.compact();
                             case 1 -> db.compactRange(timestamp(0, r.nextInt(50)), timestamp(0, 50 + r.nextInt(200)),
                                     CompactionProgress.Listener.NONE);
                             case 2 -> db.flush();

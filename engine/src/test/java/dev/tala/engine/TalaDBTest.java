@@ -122,6 +122,18 @@ class TalaDBTest {
     }
 
     /** A hand-edited OPTIONS file is held to the builder's rules, and the error names the line. */
+    /** A regular file where the directory should be is named as such, and left as it was. */
+    @Test
+    void openingAFileSaysItIsAFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a database");
+        for (boolean create : new boolean[] {true, false}) {
+            TalaException e = assertThrows(TalaException.class,
+                    () -> TalaDB.open(file, small().toBuilder().createIfMissing(create).build()));
+            assertEquals(file + " is a file, not a database directory", e.getMessage());
+        }
+        assertEquals("not a database", Files.readString(file));
+    }
+
     @Test
     void anOptionsFileWithAValueTheBuilderRefusesDoesNotOpen() throws Exception {
         try (TalaDB db = TalaDB.open(dir, small())) {

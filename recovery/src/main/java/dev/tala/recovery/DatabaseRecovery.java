@@ -280,7 +280,9 @@ public final class DatabaseRecovery implements AutoCloseable {
         RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.isEmpty() ? liveSegments : segments.size(),
                 manifestTornBytes, lastSequence);
         if (report.isClean()) {
-            LOG.info("{}", report.summary());
+            // One line for an open that repaired nothing; the timed steps are there for whoever asks.
+            LOG.info("{}", report.headline());
+            LOG.debug("{}", report.summary());
         } else {
             LOG.warn("{}", report.summary());
         }

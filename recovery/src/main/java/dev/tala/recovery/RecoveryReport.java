@@ -43,14 +43,15 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
                 && (replay == null || replay.isClean()) && manifestTornBytes == 0;
     }
 
+    /** The first line of {@link #summary()}: segments, records replayed, last sequence, and "clean" if so. */
+    public String headline() {
+        return "recovery: " + liveSegments + " live segments, " + recordsReplayed()
+                + " WAL records replayed, last sequence " + lastSequence + (isClean() ? ", clean" : "");
+    }
+
     /** A few lines for a log or a terminal. */
     public String summary() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("recovery: ").append(liveSegments).append(" live segments, ")
-                .append(recordsReplayed()).append(" WAL records replayed, last sequence ").append(lastSequence);
-        if (isClean()) {
-            sb.append(", clean");
-        }
+        StringBuilder sb = new StringBuilder(headline());
         for (Action a : actions) {
             sb.append("\n  ").append(a);
         }

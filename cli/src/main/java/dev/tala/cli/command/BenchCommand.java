@@ -14,9 +14,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "bench", header = "Run the same workload on TalaDB and RocksDB and compare.", description = {"Run the same workload on TalaDB and on RocksDB, in this process, on this disk,",
-    "and print each side's throughput, p50/p99 latency and the ratio (above 1: TalaDB is ahead).",
-    "The full run uses 200,000 intents of 1.6 KB (about a minute on 2 cores); --quick uses 50,000."},
+@Command(name = "bench", header = "Run the same workload on TalaDB and RocksDB and compare.", description = {
+    "Run the same workload on TalaDB and on RocksDB, in this process, on this disk, and print each side's throughput, p50/p99 latency and the ratio (above 1: TalaDB is ahead). The full run uses 200,000 intents of 1.6 KB (about a minute on 2 cores); --quick uses 50,000."},
         footer = {"", "Example:", "  tala bench --quick --json"})
 public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "50,000 intents instead of 200,000.")

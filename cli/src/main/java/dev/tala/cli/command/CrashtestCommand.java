@@ -16,19 +16,24 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "crashtest", description = {
     "Prove, on this machine, that TalaDB keeps what it acknowledged.",
     "kill: a child JVM writes (SYNC, or --durability) and is SIGKILLed at random moments, over and over;",
     "power: in one process, simulated power loss after a random number of file operations.",
-    "After each crash the database is reopened and checked: every acknowledged write there,",
-    "no deleted intent back, verify clean. --db names a work directory (it must not exist yet)."},
+    "After each crash the database is reopened and checked: every acknowledged write there, no deleted intent back, verify clean. The work happens in a new temporary directory unless --db names one."},
         footer = {"", "Example:", "  tala crashtest --db /tmp/tala-crash --duration 60 --mode both --seed 7"})
 public final class CrashtestCommand implements Callable<Integer> {
-    @Mixin
-    DbOptions common;
+    @Option(names = "--db", paramLabel = "DIR",
+            description = "Work directory (must not exist, or be empty; deleted when the test passes). Default: a new temporary directory.")
+    Path workDir;
+
+    @Option(names = "--json", description = "Print machine-readable JSON instead of progress lines.")
+    boolean json;
+
+    @Option(names = "--verbose", description = "On error, print the stack trace too.")
+    boolean verbose;
 
     @Option(names = "--duration", defaultValue = "60", description = "Seconds to run, split between the modes (default: ${DEFAULT-VALUE}).")
     long seconds;
@@ -60,7 +65,7 @@ public final class CrashtestCommand implements Callable<Integer> {
         if (seconds < 1) {
             throw new IllegalArgumentException("--duration must be at least 1 second");
         }
-        Path dir = common.dir();
+        Path dir = workDir != null ? workDir : Files.createTempDirectory("tala-crashtest");
         if (Files.exists(dir) && !isEmptyDir(dir)) {
             throw new TalaException(dir + " exists and is not empty; crashtest needs a fresh work directory");
         }
@@ -72,13 +77,13 @@ public final class CrashtestCommand implements Callable<Integer> {
         int lost = 0;
         int corrupt = 0;
         List<String> failures = new ArrayList<>();
-        if (!common.json()) {
+        if (!json) {
             System.out.printf("crashtest: mode %s, %d s, seed %d, kill-mode durability %s, work directory %s%n",
                     mode, seconds, s, killDurability, dir);
         }
         if (mode.equals("kill") || both) {
             KillHarness.Result r = new KillHarness(Files.createDirectories(dir.resolve("kill")), each, s,
-                    common.json() ? null : System.out, killDurability).run();
+                    json ? null : System.out, killDurability).run();
             crashes += r.crashes();
             checked += r.acknowledgedChecked();
             lost += r.lost();
@@ -87,7 +92,7 @@ public final class CrashtestCommand implements Callable<Integer> {
         }
         if (failures.isEmpty() && (mode.equals("power") || both)) {
             RandomPowerLoss.Result r = RandomPowerLoss.run(Files.createDirectories(dir.resolve("power")), each, s,
-                    common.json() ? null : System.out);
+                    json ? null : System.out);
             crashes += r.crashes();
             checked += r.acknowledgedChecked();
             lost += r.lost();
@@ -98,7 +103,7 @@ public final class CrashtestCommand implements Callable<Integer> {
         if (passed) {
             FileTrees.delete(dir);
         }
-        if (common.json()) {
+        if (json) {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("crashes", crashes);
             out.put("acknowledged_writes_checked", checked);

@@ -30,10 +30,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "demo", header = "Create a database of realistic intents and show what TalaDB answers.", description = {"Create (or add to) a database of realistic intents (deploys, incidents, builds,",
-    "provisioning, with causal, retry and dependency edges and outcomes), embed each command locally,",
-    "ingest, flush and compact, then show what TalaDB answers: one intent, a time window, commands like",
-    "it, the causal chain behind a failure, and the database's statistics."},
+@Command(name = "demo", header = "Create a database of realistic intents and show what TalaDB answers.", description = {
+    "Create (or add to) a database of realistic intents (deploys, incidents, builds, provisioning, with causal, retry and dependency edges and outcomes), embed each command locally, ingest, flush and compact, then show what TalaDB answers: one intent, a time window, commands like it, the causal chain behind a failure, and the database's statistics."},
         footer = {"", "Example:", "  tala demo --db ./tala-data --intents 100000"})
 public final class DemoCommand implements Callable<Integer> {
     private static final int BATCH = 1000;

@@ -26,9 +26,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "import", description = {"Load intents from JSON lines (one put, delete or outcome per line).",
-    "Every line is validated; at the first bad one the import stops with FILE:LINE: reason, keeping",
-    "what came before. The format is the one export writes (docs/CLI.md)."},
+@Command(name = "import", header = "Load intents from JSON lines (one put, delete or outcome per line).", description = {
+    "Every line is validated; at the first bad one the import stops with FILE:LINE: reason, keeping what came before. The format is the one export writes, described in docs/CLI.md."},
         footer = {"", "Examples:", "  tala import --db ./tala-data intents.jsonl", "  tala export --db a | tala import --db b -"})
 public final class ImportCommand implements Callable<Integer> {
     private static final int BATCH = 512;

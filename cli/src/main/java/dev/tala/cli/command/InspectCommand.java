@@ -25,9 +25,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "inspect", header = "Show and check one TBF segment file (no database is opened).", description = {"Show a TBF segment file: header fields, flags, regions with offsets and sizes,",
-    "counts and footer, then check every checksum. On a damaged file it shows what it can and",
-    "says what is wrong (exit 1). Reads only the file; no database is opened."},
+@Command(name = "inspect", header = "Show and check one TBF segment file (no database is opened).", description = {
+    "Show a TBF segment file: header fields, flags, regions with offsets and sizes, counts and footer, then check every checksum. On a damaged file it shows what it can and says what is wrong (exit 1). Reads only the file; no database is opened."},
         footer = {"", "Example:", "  tala inspect ./tala-data/segments/00000000000000000007.tbf"})
 public final class InspectCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE.tbf", description = "The segment file.")

@@ -40,6 +40,9 @@ public interface FileLayer {
 
     boolean exists(Path path);
 
+    /** Whether {@code path} is a directory (false if it does not exist). */
+    boolean isDirectory(Path path);
+
     long size(Path file) throws IOException;
 
     /** The regular files directly inside {@code dir}, sorted by name; empty if it does not exist. */

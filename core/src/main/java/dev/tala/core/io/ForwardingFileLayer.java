@@ -133,6 +133,11 @@ public class ForwardingFileLayer implements FileLayer {
     }
 
     @Override
+    public boolean isDirectory(Path path) {
+        return inner.isDirectory(path);
+    }
+
+    @Override
     public long size(Path file) throws IOException {
         return inner.size(file);
     }

@@ -91,6 +91,11 @@ public final class LocalFileLayer implements FileLayer {
     }
 
     @Override
+    public boolean isDirectory(Path path) {
+        return Files.isDirectory(path);
+    }
+
+    @Override
     public long size(Path file) throws IOException {
         return Files.size(file);
     }

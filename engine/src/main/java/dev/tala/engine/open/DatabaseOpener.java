@@ -228,6 +228,9 @@ public final class DatabaseOpener {
 
     private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {
         try {
+            if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
+                throw new TalaException(layout.dir() + " is a file, not a database directory");
+            }
             if (!options.createIfMissing() && !fs.exists(layout.optionsFile())) {
                 // Checked before locking, so that pointing at the wrong directory leaves no LOCK file behind.
                 throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())

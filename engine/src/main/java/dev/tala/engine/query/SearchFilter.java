@@ -13,10 +13,19 @@ import java.util.Set;
 public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> statuses, float minConfidence) {
     public static final SearchFilter ALL = new SearchFilter(0, Long.MAX_VALUE, EnumSet.allOf(Status.class), 0f);
 
+    /**
+     * An empty {@code statuses} means every status, as in {@link #withStatuses} (and as an empty
+     * relation set means every relation in a traversal): a filter that no intent can pass is
+     * never what was meant.
+     */
     public SearchFilter {
-        statuses = Set.copyOf(Objects.requireNonNull(statuses, "statuses"));
+        Objects.requireNonNull(statuses, "statuses");
+        statuses = statuses.isEmpty() ? EnumSet.allOf(Status.class) : Set.copyOf(statuses);
         if (fromTimestamp < 0 || toTimestamp < fromTimestamp) {
             throw new IllegalArgumentException("time range [" + fromTimestamp + ", " + toTimestamp + ") is empty or negative");
+        }
+        if (!(minConfidence >= 0 && minConfidence <= 1)) {
+            throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + minConfidence);
         }
     }
 
@@ -25,14 +34,10 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
     }
 
     public SearchFilter withStatuses(Set<Status> only) {
-        return new SearchFilter(fromTimestamp, toTimestamp, only.isEmpty() ? EnumSet.allOf(Status.class) : only,
-                minConfidence);
+        return new SearchFilter(fromTimestamp, toTimestamp, only, minConfidence);
     }
 
     public SearchFilter withMinConfidence(float min) {
-        if (!(min >= 0 && min <= 1)) {
-            throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + min);
-        }
         return new SearchFilter(fromTimestamp, toTimestamp, statuses, min);
     }
 

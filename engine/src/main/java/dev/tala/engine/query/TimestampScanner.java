@@ -25,7 +25,7 @@ public final class TimestampScanner {
         void accept(int row);
     }
 
-    /** Calls {@code sink} for each row of {@code column} (rows x 8 little-endian bytes) with from <= ts < to. */
+    /** Calls {@code sink} for each row of {@code column} (rows x 8 little-endian bytes) with {@code from <= ts < to}. */
     public static void scan(MemorySegment column, int rows, long from, long to, RowSink sink) {
         int lanes = SPECIES.length();
         int row = 0;

@@ -353,6 +353,13 @@ public final class FaultInjectingFileLayer implements FileLayer {
     }
 
     @Override
+    public boolean isDirectory(Path path) {
+        synchronized (mutex) {
+            return Files.isDirectory(key(path));
+        }
+    }
+
+    @Override
     public long size(Path file) throws IOException {
         synchronized (mutex) {
             checkAlive();
