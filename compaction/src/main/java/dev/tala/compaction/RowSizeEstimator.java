@@ -56,7 +56,7 @@ public final class RowSizeEstimator {
     public long estimate(IntentVersion version) {
         Intent intent = version.intent();
         return intent == null ? tombstoneBytes()
-                : putBytes(IntentLimits.commandBytes(intent.command()), intent.edges().size());
+                : putBytes(intent.commandBytes(), intent.edges().size());
     }
 
     /** The same estimate for a stored row, read without decoding it. */

@@ -33,6 +33,8 @@ public final class WalRecordCodec {
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** An edge in a put: target id, relation code, weight. */
+    private static final int EDGE_BYTES = IntentId.BYTES + 1 + 4;
 
     private WalRecordCodec() {
     }
@@ -40,130 +42,156 @@ public final class WalRecordCodec {
     /**
      * Appends one framed record to {@code out} at its write position.
      *
+     * <p>The record's size is known before a byte is written (an intent carries its command's
+     * UTF-8 length), so a batch over the limit is refused before any of it is encoded, the room
+     * is made once, and a failure to make it (no memory) leaves the buffer as it was. The fields
+     * then go in with absolute little-endian stores into the buffer chronicle-bytes manages.
+     *
      * @return the number of bytes appended
      * @throws InvalidIntentException if the payload exceeds {@link WalFormat#MAX_PAYLOAD_BYTES}
+     *     (nothing is appended)
      */
     public static int encode(WalRecord record, Bytes<ByteBuffer> out) {
-        long start = out.writePosition();
-        long payloadStart;
-        try {
-            out.writeInt(0); // payload length, patched below
-            out.writeByte(record.type());
-            out.writeLong(record.firstSequence());
-            out.writeInt(0); // crc
-            out.writeInt(0); // header crc
-            payloadStart = out.writePosition();
-            if (record.ops().size() > 1) {
-                out.writeInt(record.ops().size());
-                for (WalOp op : record.ops()) {
-                    out.writeByte(WalRecord.typeOf(op));
-                    encodeOp(op, out);
-                    // Checked as it grows: one op is at most about a megabyte, so the buffer
-                    // never grows far past the limit, however many ops the batch holds.
-                    checkLimit(out.writePosition() - payloadStart, record.ops().size());
-                }
-            } else {
-                encodeOp(record.ops().getFirst(), out);
-            }
-            checkLimit(out.writePosition() - payloadStart, record.ops().size());
-        } catch (RuntimeException | Error e) {
-            // Whatever stopped the encoding (the limit, or no memory to grow the buffer), the
-            // bytes after start are half a record: the next append and the leader's write must
-            // not see them, or the log would hold a record no replay can read past.
-            out.writePosition(start);
-            throw e;
+        List<WalOp> ops = record.ops();
+        long payloadLength = payloadBytes(ops);
+        if (payloadLength > WalFormat.MAX_PAYLOAD_BYTES) {
+            throw new InvalidIntentException("batch", "its " + ops.size() + " operations encode to "
+                    + payloadLength + " bytes, more than " + WalFormat.MAX_PAYLOAD_BYTES
+                    + ", the limit for one atomic write");
         }
-        long payloadLength = out.writePosition() - payloadStart;
-        out.writeInt(start + WalFormat.LENGTH_OFFSET, (int) payloadLength);
-        ByteBuffer view = out.underlyingObject();
+        long start = out.writePosition();
+        long end = start + WalFormat.RECORD_HEADER_BYTES + payloadLength;
+        // May fail for want of memory; nothing is written yet, so the buffer stays whole.
+        out.ensureCapacity(end);
+        // chronicle-bytes addresses the buffer directly and ignores its byte order and window.
+        ByteBuffer buf = out.underlyingObject().order(ByteOrder.LITTLE_ENDIAN);
+        int at = (int) start;
+        int payloadStart = at + WalFormat.RECORD_HEADER_BYTES;
+        buf.putInt(at + WalFormat.LENGTH_OFFSET, (int) payloadLength)
+                .put(at + WalFormat.TYPE_OFFSET, record.type())
+                .putLong(at + WalFormat.SEQUENCE_OFFSET, record.firstSequence());
+        int p = payloadStart;
+        if (ops.size() > 1) {
+            buf.putInt(p, ops.size());
+            p += 4;
+            for (WalOp op : ops) {
+                buf.put(p++, WalRecord.typeOf(op));
+                p = encodeOp(op, buf, p);
+            }
+        } else {
+            p = encodeOp(ops.getFirst(), buf, p);
+        }
+        if (p != end) {
+            // A size computed one way and written another: a bug here, never bad input.
+            throw new IllegalStateException("record of " + ops.size() + " ops encoded to " + (p - start)
+                    + " bytes, sized at " + (end - start));
+        }
         CRC32C crc = new CRC32C();
-        update(crc, view, start + WalFormat.TYPE_OFFSET, 9);
-        update(crc, view, payloadStart, payloadLength);
-        out.writeInt(start + WalFormat.CRC_OFFSET, (int) crc.getValue());
+        update(crc, buf, at + WalFormat.TYPE_OFFSET, 9);
+        update(crc, buf, payloadStart, (int) payloadLength);
+        buf.putInt(at + WalFormat.CRC_OFFSET, (int) crc.getValue());
         crc.reset();
-        update(crc, view, start, WalFormat.HEADER_CRC_OFFSET);
-        out.writeInt(start + WalFormat.HEADER_CRC_OFFSET, (int) crc.getValue());
-        return (int) (out.writePosition() - start);
+        update(crc, buf, at, WalFormat.HEADER_CRC_OFFSET);
+        buf.putInt(at + WalFormat.HEADER_CRC_OFFSET, (int) crc.getValue());
+        out.writePosition(end);
+        return (int) (end - start);
     }
 
-    private static void checkLimit(long payloadBytes, int ops) {
-        if (payloadBytes > WalFormat.MAX_PAYLOAD_BYTES) {
-            throw new InvalidIntentException("batch", "its " + ops + " operations encode to more than "
-                    + WalFormat.MAX_PAYLOAD_BYTES + " bytes (" + payloadBytes + " so far), the limit for one atomic write");
+    /** The payload length of a record holding {@code ops}, as {@link #encode} lays it out. */
+    static long payloadBytes(List<WalOp> ops) {
+        if (ops.size() == 1) {
+            return opBytes(ops.getFirst());
         }
+        long bytes = 4;
+        for (WalOp op : ops) {
+            bytes += 1 + opBytes(op);
+        }
+        return bytes;
+    }
+
+    private static long opBytes(WalOp op) {
+        return switch (op) {
+            case WalOp.Put p -> intentBytes(p.intent());
+            case WalOp.Delete d -> IntentId.BYTES;
+            case WalOp.AttachOutcome o -> IntentId.BYTES + 1 + outcomeBytes(o.outcome());
+        };
+    }
+
+    private static long intentBytes(Intent intent) {
+        return IntentId.BYTES + 8 + 8 + 4 + 1 + outcomeBytes(intent.outcome())
+                + 4 + intent.commandBytes()
+                + 4 + 4L * intent.dimension()
+                + 4 + (long) EDGE_BYTES * intent.edges().size();
+    }
+
+    private static int outcomeBytes(Outcome outcome) {
+        return outcome == null ? 1 : 1 + 8 + 4;
     }
 
     /**
      * Adds {@code length} bytes of {@code buffer} from {@code offset} to {@code crc} by moving the
-     * buffer's window there and back (chronicle-bytes addresses it directly and ignores the
-     * window), where a slice would be one more object per checksum of every append.
+     * buffer's window there and back (chronicle-bytes ignores the window), where a slice would be
+     * one more object per checksum of every append.
      */
-    private static void update(CRC32C crc, ByteBuffer buffer, long offset, long length) {
+    private static void update(CRC32C crc, ByteBuffer buffer, int offset, int length) {
         int position = buffer.position();
         int limit = buffer.limit();
-        buffer.limit((int) (offset + length)).position((int) offset);
+        buffer.limit(offset + length).position(offset);
         crc.update(buffer);
         buffer.limit(limit).position(position);
     }
 
-    private static void encodeOp(WalOp op, Bytes<ByteBuffer> out) {
-        switch (op) {
-            case WalOp.Put p -> encodeIntent(p.intent(), out);
-            case WalOp.Delete d -> writeId(d.id(), out);
+    /** Writes {@code op} at {@code p} and returns the index after it. */
+    private static int encodeOp(WalOp op, ByteBuffer buf, int p) {
+        return switch (op) {
+            case WalOp.Put put -> encodeIntent(put.intent(), buf, p);
+            case WalOp.Delete d -> putId(d.id(), buf, p);
             case WalOp.AttachOutcome o -> {
-                writeId(o.id(), out);
-                out.writeByte(o.status().code());
-                writeOutcome(o.outcome(), out);
+                int q = putId(o.id(), buf, p);
+                buf.put(q, o.status().code());
+                yield putOutcome(o.outcome(), buf, q + 1);
             }
-        }
+        };
     }
 
-    private static void encodeIntent(Intent intent, Bytes<ByteBuffer> out) {
-        writeId(intent.id(), out);
-        out.writeLong(intent.timestampNs());
-        out.writeLong(intent.contextHash());
-        out.writeFloat(intent.confidence());
-        out.writeByte(intent.status().code());
-        writeOutcome(intent.outcome(), out);
+    private static int encodeIntent(Intent intent, ByteBuffer buf, int p) {
+        p = putId(intent.id(), buf, p);
+        buf.putLong(p, intent.timestampNs())
+                .putLong(p + 8, intent.contextHash())
+                .putFloat(p + 16, intent.confidence())
+                .put(p + 20, intent.status().code());
+        p = putOutcome(intent.outcome(), buf, p + 21);
         byte[] command = intent.command().getBytes(StandardCharsets.UTF_8);
-        out.writeInt(command.length);
-        room(out, command.length).put((int) out.writePosition(), command);
-        out.writeSkip(command.length);
+        buf.putInt(p, command.length).put(p + 4, command);
+        p += 4 + command.length;
         int dim = intent.dimension();
-        out.writeInt(dim);
-        intent.copyEmbeddingTo(room(out, 4L * dim), (int) out.writePosition());
-        out.writeSkip(4L * dim);
-        out.writeInt(intent.edges().size());
+        buf.putInt(p, dim);
+        intent.copyEmbeddingTo(buf, p + 4);
+        p += 4 + 4 * dim;
+        buf.putInt(p, intent.edges().size());
+        p += 4;
         for (Edge e : intent.edges()) {
-            writeId(e.target(), out);
-            out.writeByte(e.relation().code());
-            out.writeFloat(e.weight());
+            p = putId(e.target(), buf, p);
+            buf.put(p, e.relation().code()).putFloat(p + 1, e.weight());
+            p += 5;
         }
+        return p;
     }
 
-    /**
-     * Makes room for {@code bytes} more at the write position and returns the underlying buffer,
-     * for bulk copies at absolute indexes: chronicle-bytes copies a byte array in a Java loop,
-     * and one value per bounds-checked call is slower still for an embedding.
-     */
-    private static ByteBuffer room(Bytes<ByteBuffer> out, long bytes) {
-        out.ensureCapacity(out.writePosition() + bytes);
-        return out.underlyingObject();
-    }
-
-    private static void writeOutcome(Outcome outcome, Bytes<ByteBuffer> out) {
+    private static int putOutcome(Outcome outcome, ByteBuffer buf, int p) {
         if (outcome == null) {
-            out.writeByte((byte) 0);
-        } else {
-            out.writeByte((byte) 1);
-            out.writeLong(outcome.latencyNs());
-            out.writeInt(outcome.exitCode());
+            buf.put(p, (byte) 0);
+            return p + 1;
         }
+        buf.put(p, (byte) 1).putLong(p + 1, outcome.latencyNs()).putInt(p + 9, outcome.exitCode());
+        return p + 13;
     }
 
-    private static void writeId(IntentId id, Bytes<ByteBuffer> out) {
-        out.writeLong(Long.reverseBytes(id.mostSignificantBits()));
-        out.writeLong(Long.reverseBytes(id.leastSignificantBits()));
+    /** An id as its 16 big-endian bytes, whatever the buffer's order. */
+    private static int putId(IntentId id, ByteBuffer buf, int p) {
+        buf.putLong(p, Long.reverseBytes(id.mostSignificantBits()))
+                .putLong(p + 8, Long.reverseBytes(id.leastSignificantBits()));
+        return p + IntentId.BYTES;
     }
 
     // ---- decoding ---------------------------------------------------------------------------
@@ -235,7 +263,7 @@ public final class WalRecordCodec {
         b.command(new String(in.bytes(commandLength), StandardCharsets.UTF_8));
         int dim = in.length("embedding dimension", 4);
         b.adoptEmbedding(in.floats(dim));
-        int edgeCount = in.length("edge count", 21);
+        int edgeCount = in.length("edge count", EDGE_BYTES);
         List<Edge> edges = new ArrayList<>(edgeCount);
         for (int i = 0; i < edgeCount; i++) {
             IntentId target = in.id();

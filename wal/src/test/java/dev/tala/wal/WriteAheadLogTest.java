@@ -119,7 +119,7 @@ class WriteAheadLogTest {
     }
 
     /**
-     * A batch past the record limit is refused as soon as its encoding passes it, and leaves
+     * A batch past the record limit is refused before any of it is encoded, and leaves
      * nothing in the log: the records around it replay exactly, with no gap in the sequence.
      */
     @Test
@@ -136,7 +136,7 @@ class WriteAheadLogTest {
                 huge.add(new WalOp.Put(wide.next()));
             }
             InvalidIntentException refused = assertThrows(InvalidIntentException.class, () -> wal.append(huge));
-            assertTrue(refused.getMessage().contains("so far"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("the limit for one atomic write"), refused.getMessage());
             List<WalOp> after = List.of(new WalOp.Put(small.next()));
             kept.add(new WalRecord(wal.append(after), after));
             assertEquals(kept.get(0).lastSequence() + 1, kept.get(1).firstSequence());

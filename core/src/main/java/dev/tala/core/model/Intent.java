@@ -22,10 +22,12 @@ public final class Intent {
     private final Status status;
     private final Outcome outcome;
     private final String command;
+    /** The command's length in UTF-8, counted once when built (encoders size records by it). */
+    private final int commandBytes;
     private final float[] embedding;
     private final List<Edge> edges;
 
-    private Intent(Builder b, float[] embedding, List<Edge> edges) {
+    private Intent(Builder b, int commandBytes, float[] embedding, List<Edge> edges) {
         this.id = b.id;
         this.timestampNs = b.timestampNs;
         this.contextHash = b.contextHash;
@@ -33,6 +35,7 @@ public final class Intent {
         this.status = b.status;
         this.outcome = b.outcome;
         this.command = b.command;
+        this.commandBytes = commandBytes;
         this.embedding = embedding;
         this.edges = edges;
     }
@@ -91,6 +94,11 @@ public final class Intent {
 
     public String command() {
         return command;
+    }
+
+    /** The length of {@link #command()} in UTF-8 bytes. */
+    public int commandBytes() {
+        return commandBytes;
     }
 
     public int dimension() {
@@ -298,7 +306,7 @@ public final class Intent {
                 }
             }
             float[] frozen = embeddingShared ? embedding : embedding.clone();
-            return new Intent(this, frozen, List.copyOf(edges));
+            return new Intent(this, commandBytes, frozen, List.copyOf(edges));
         }
     }
 }

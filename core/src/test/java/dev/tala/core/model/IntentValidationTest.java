@@ -117,7 +117,9 @@ class IntentValidationTest {
         String command = unit.repeat(repeat);
         int bytes = command.getBytes(StandardCharsets.UTF_8).length;
         if (bytes <= IntentLimits.MAX_COMMAND_BYTES) {
-            assertEquals(command, valid().command(command).build().command());
+            Intent built = valid().command(command).build();
+            assertEquals(command, built.command());
+            assertEquals(bytes, built.commandBytes());
         } else {
             rejects("command", bytes + " bytes", b -> b.command(command));
         }
