@@ -100,13 +100,20 @@ public final class EmbeddingCodec {
         return Float.intBitsToFloat((bits & 0xFFFF) << 16);
     }
 
-    /** Symmetric quantization: zero_point 0, scale = max|x| / 127. */
+    /**
+     * Symmetric quantization: zero_point 0, scale = max|x| / 127, rounded down where rounding up
+     * would make {@code 127 * scale} overflow (max|x| = Float.MAX_VALUE): the decoded extremes
+     * must stay finite, or the segment would not decode to storable intents.
+     */
     private static void encodeInt8(MemorySegment source, int dimension, MemorySegment dst, long at) {
         float maxAbs = 0f;
         for (int i = 0; i < dimension; i++) {
             maxAbs = Math.max(maxAbs, Math.abs(source.getAtIndex(ValueLayout.JAVA_FLOAT, i)));
         }
         float scale = maxAbs / INT8_MAX;
+        if (Float.isInfinite(scale * INT8_MAX)) {
+            scale = Math.nextDown(scale);
+        }
         dst.set(F32, at + INT8_SCALE, scale);
         dst.set(F32, at + INT8_ZERO_POINT, 0f);
         long q = at + INT8_HEADER_BYTES;

@@ -5,8 +5,10 @@ import static dev.tala.segment.format.TbfFormat.U16;
 import static dev.tala.segment.format.TbfFormat.U8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Stored encodings of embedding values, checked against hand-computed bytes. */
@@ -63,6 +65,34 @@ class EmbeddingCodecTest {
         float[] back = EmbeddingCodec.decode(EmbeddingType.INT8, s, 0, 4);
         assertEquals(2.54f, back[0], 1e-6f);
         assertEquals(scale * -63, back[1]);
+    }
+
+    /**
+     * max|x| / 127 rounds up for max|x| = Float.MAX_VALUE, and 127 times that scale overflowed:
+     * the largest component decoded to infinity and the segment no longer read. Every finite
+     * vector must decode to finite values, each within a scale of where it was, sign kept.
+     */
+    @Test
+    void int8OfTheLargestFloatsDecodesFinite() {
+        float max = Float.MAX_VALUE;
+        float[][] vectors = {
+            {max, 1f, 0f, -1f},
+            {-max, max / 3, -max / 127, 0f},
+            {Math.nextDown(max), -Math.nextDown(max), 1e38f, 0f},
+            {max, max, max, max},
+        };
+        for (float[] v : vectors) {
+            MemorySegment s = MemorySegment.ofArray(new byte[64]);
+            EmbeddingCodec.encode(EmbeddingType.INT8, v, s, 0);
+            float scale = s.get(F32, 0);
+            assertTrue(Float.isFinite(scale * 127), Arrays.toString(v) + ": scale " + scale);
+            float[] back = EmbeddingCodec.decode(EmbeddingType.INT8, s, 0, v.length);
+            for (int i = 0; i < v.length; i++) {
+                assertTrue(Float.isFinite(back[i]), Arrays.toString(v) + " decodes to " + Arrays.toString(back));
+                assertTrue(Math.abs((double) back[i] - v[i]) <= scale, v[i] + " decodes to " + back[i] + ", scale " + scale);
+                assertTrue(Math.signum(back[i]) * Math.signum(v[i]) >= 0, v[i] + " decodes to " + back[i]);
+            }
+        }
     }
 
     @Test

@@ -58,7 +58,7 @@ final class Bf16Kernel {
             dot = Math.fma(q[i], v, dot);
             norm = Math.fma(v, v, norm);
         }
-        return DotNorm.pack(dot, norm);
+        return ScalarKernels.unlessOverflowed(DotNorm.pack(dot, norm), EmbeddingType.BF16, query, x, at);
     }
 
     /** L bf16 values at {@code x[o]}: widened (the sign extension is shifted out again), then shifted up. */

@@ -77,7 +77,7 @@ final class F16Kernel {
             dot = Math.fma(q[i], v, dot);
             norm = Math.fma(v, v, norm);
         }
-        return DotNorm.pack(dot, norm);
+        return ScalarKernels.unlessOverflowed(DotNorm.pack(dot, norm), EmbeddingType.F16, query, x, at);
     }
 
     /** L halves at {@code x[o]}, decoded. */

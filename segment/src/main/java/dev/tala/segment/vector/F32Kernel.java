@@ -63,6 +63,6 @@ final class F32Kernel {
             dot = Math.fma(q[i], v, dot);
             norm = Math.fma(v, v, norm);
         }
-        return DotNorm.pack(dot, norm);
+        return ScalarKernels.unlessOverflowed(DotNorm.pack(dot, norm), EmbeddingType.F32, query, x, at);
     }
 }

@@ -95,7 +95,8 @@ final class Int8Kernel {
         double dot = s * weighted + z * query.sum();
         double norm = s * s * sumOfSquares + 2 * s * z * sum + dim * z * z;
         // The expansion of a sum of squares can round a hair below zero when the terms cancel.
-        return DotNorm.pack((float) dot, (float) Math.max(0, norm));
+        return ScalarKernels.unlessOverflowed(DotNorm.pack((float) dot, (float) Math.max(0, norm)), EmbeddingType.INT8,
+                query, x, at);
     }
 
     /** Register {@code part} of the sign-extended codes. */

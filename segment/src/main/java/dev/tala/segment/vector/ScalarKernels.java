@@ -67,4 +67,19 @@ public final class ScalarKernels {
         }
         return DotNorm.pack((float) dot, (float) norm);
     }
+
+    /**
+     * A SIMD kernel's result, or this reference's where either part of it is not finite. Each
+     * lane of a kernel sums in f32, so finite inputs can overflow: one lane to +infinity and
+     * another to -infinity, which add up to NaN even where the true dot product is small, and a
+     * NaN score drops the vector from every search. The reference sums in double, which finite
+     * f32 inputs cannot overflow, and rounds once: a true result beyond the f32 range is then an
+     * infinity of the right sign. Finite results, the rule, pass through unchanged.
+     */
+    static long unlessOverflowed(long packed, EmbeddingType type, Query query, MemorySegment vectors, long offset) {
+        if (Float.isFinite(DotNorm.dot(packed)) && Float.isFinite(DotNorm.squaredNorm(packed))) {
+            return packed;
+        }
+        return dotAndNorm(type, query, vectors, offset);
+    }
 }

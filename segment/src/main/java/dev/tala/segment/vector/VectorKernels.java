@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  * region; any alignment works, the 64-byte alignment of TBF vectors is merely fastest.
  *
  * <p>Results agree with {@link ScalarKernels} up to float rounding: the kernels accumulate in f32
- * across lanes, the reference in double.
+ * across lanes, the reference in double. Where a lane overflows (a part of the result is not
+ * finite), the result is the reference's.
  */
 public final class VectorKernels {
     private VectorKernels() {

@@ -167,6 +167,64 @@ class VectorScoringTest {
         }
     }
 
+    /**
+     * Finite vectors whose products overflow f32 in some lanes: alternating +-1e30 against a
+     * query of 1e30 has a true dot product of 0, but the kernels' lanes summed to +infinity and
+     * -infinity, and their NaN dropped the vector from every DOT search. Each dtype that can hold
+     * 1e30 must score it as the double-precision reference does, and a true dot product beyond
+     * the f32 range must score as an infinity that still ranks.
+     */
+    @Test
+    void lanesThatOverflowAreScoredInDouble() {
+        int dim = 64;
+        float[] query = new float[dim];
+        Arrays.fill(query, 1e30f);
+        float[] alternating = new float[dim];
+        float[] large = new float[dim];
+        for (int i = 0; i < dim; i++) {
+            alternating[i] = i % 2 == 0 ? 1e30f : -1e30f;
+            large[i] = 1e30f;
+        }
+        for (EmbeddingType type : List.of(EmbeddingType.F32, EmbeddingType.BF16, EmbeddingType.INT8)) {
+            long stride = type.stride(dim);
+            MemorySegment region = MemorySegment.ofArray(new byte[(int) (2 * stride)]);
+            StoredVectors.store(type, alternating, region, 0);
+            StoredVectors.store(type, large, region, stride);
+            Query q = Query.of(query);
+            long reference = ScalarKernels.dotAndNorm(type, q, region, 0);
+            assertEquals(DotNorm.dot(reference), DotNorm.dot(VectorKernels.dotAndNorm(type, q, region, 0)), type + " dot");
+            float[] out = new float[2];
+            VectorScoring.score(region, stride, 0, 2, type, dim, q, Metric.DOT, out);
+            assertTrue(Float.isFinite(out[0]), type + ": " + out[0]);
+            assertEquals(Float.POSITIVE_INFINITY, out[1], type + ": a dot product beyond f32 is +infinity");
+            TopK top = new TopK(5);
+            VectorScoring.topK(region, stride, 0, 2, type, dim, q, Metric.DOT, KEY_BASE, top);
+            assertEquals(2, top.size(), type + ": both vectors ranked");
+        }
+    }
+
+    /**
+     * Metric.COSINE's rule: a vector whose squared norm underflows to 0 in f32 scores 0. A query
+     * of only subnormal components scored 1.0, 1.0 and 0.0 against vectors whose true cosines
+     * are 1.0, 0.6 and 0.3 (its squared norm is summed in double, its dot products in f32).
+     */
+    @Test
+    void aQueryWhoseSquaredNormUnderflowsScoresZeroForCosine() {
+        int dim = 4;
+        float[][] stored = {{1f, 0f, 0f, 0f}, {0.6f, 0.8f, 0f, 0f}, {0.3f, 0f, 0.9539392f, 0f}};
+        for (EmbeddingType type : EmbeddingType.values()) {
+            long stride = type.stride(dim);
+            MemorySegment region = MemorySegment.ofArray(new byte[(int) (stored.length * stride)]);
+            for (int i = 0; i < stored.length; i++) {
+                StoredVectors.store(type, stored[i], region, i * stride);
+            }
+            float[] out = new float[stored.length];
+            VectorScoring.score(region, stride, 0, stored.length, type, dim,
+                    Query.of(new float[] {Float.MIN_VALUE, 0f, 0f, 0f}), Metric.COSINE, out);
+            assertEquals("[0.0, 0.0, 0.0]", Arrays.toString(out), type.label());
+        }
+    }
+
     @Test
     void int8ZeroPointThatCancelsTheCodesIsAZeroVector() {
         int dim = 33;
