@@ -23,10 +23,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,7 +145,10 @@ public final class DatabaseRecovery implements AutoCloseable {
         return nextFileNumber;
     }
 
-    /** The WAL files replay reads, oldest first. */
+    /**
+     * The WAL files replay reads, oldest first; after {@link #replayWal}, those of them still in
+     * place (not deleted as header-less, not moved to {@code lost/}).
+     */
     public List<Path> walFiles() {
         return walFiles;
     }
@@ -187,11 +192,13 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
         setAsideUnlistedSegments(Math.max(manifest.lastSequence(), replay.lastSequence()));
         step("wal-replay");
+        Set<Path> removed = new HashSet<>();
         try {
             for (ReplayReport.FileReport f : replay.files()) {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
                             + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
+                    removed.add(f.file());
                     continue;
                 }
                 boolean stopHere = stoppedIn(f) && f.droppedTailBytes() > 0;
@@ -212,7 +219,9 @@ public final class DatabaseRecovery implements AutoCloseable {
                     } else {
                         why = "a write torn by the crash";
                     }
-                    cutTail(f, why);
+                    if (cutTail(f, why)) {
+                        removed.add(f.file());
+                    }
                 } else {
                     // Its records may be only in the page cache (a process killed in NONE or
                     // BATCH mode): forced before this open writes a newer WAL file, or a power
@@ -233,6 +242,10 @@ public final class DatabaseRecovery implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageException("cannot repair the WAL in " + layout.walDir(), e);
         }
+        // What the open retires when replay added nothing: only the files still here. A file
+        // deleted or set aside above, retired again, failed the open (a recycling log renames
+        // what it retires, and the rename found nothing).
+        walFiles = walFiles.stream().filter(p -> !removed.contains(p)).toList();
         step("wal-repair");
         return replay;
     }
@@ -477,14 +490,18 @@ public final class DatabaseRecovery implements AutoCloseable {
         walFiles = WalReplayer.walFiles(fs, layout.walDir(), logNumber);
     }
 
-    /** Cuts {@code f} after its last intact record, or deletes it if not even its header is intact. */
-    private void cutTail(ReplayReport.FileReport f, String why) throws IOException {
+    /**
+     * Cuts {@code f} after its last intact record, or deletes it if not even its header is intact.
+     *
+     * @return whether the file was deleted
+     */
+    private boolean cutTail(ReplayReport.FileReport f, String why) throws IOException {
         if (f.validEnd() == 0) {
             fs.delete(f.file());
             fs.syncDirectory(layout.walDir());
             act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header is not intact (" + f.size()
                     + " bytes; " + why + ")");
-            return;
+            return true;
         }
         try (WritableFile out = fs.openForAppend(f.file())) {
             out.truncate(f.validEnd());
@@ -492,6 +509,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
         act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
                 + " (" + why + ")");
+        return false;
     }
 
     private boolean stoppedIn(ReplayReport.FileReport f) {

@@ -294,6 +294,57 @@ class RecoveryProtocolTest {
         assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
     }
 
+    /**
+     * An open whose replay adds nothing retires the WAL files it replayed; one that recycles
+     * files renames them, and retiring a file recovery had already deleted (a header-less newest
+     * file: 0 bytes, a torn header) or moved to lost/ (after a point-in-time stop) failed the
+     * first open after the crash with "does not exist". Each such open must succeed, and the one
+     * after it must find nothing to repair.
+     */
+    @Test
+    void anOpenThatRecyclesWalFilesRetiresOnlyTheFilesRecoveryKept() throws IOException {
+        Options recycling = options().toBuilder().walRecycleFiles(2).memtableBytes(64L << 20).build();
+        for (String damage : List.of("empty newest file", "torn header", "point-in-time stop at the first record")) {
+            Path dir = tmp.resolve(damage.replace(' ', '-'));
+            DatabaseLayout layout = new DatabaseLayout(dir);
+            RandomIntents gen = new RandomIntents(41, DIM);
+            Intent flushed = gen.next();
+            try (TalaDB db = TalaDB.open(dir, recycling)) {
+                db.put(flushed);
+                db.flush();
+            }
+            Options reopen = recycling;
+            switch (damage) {
+                case "empty newest file" -> Files.createFile(layout.walFile(999));
+                case "torn header" -> Files.write(layout.walFile(999), new byte[] {'T', 'W', 'A', 'L', 1, 0, 0, 0});
+                default -> {
+                    // Two more opens leave two WAL files of one record each; the older one's
+                    // record is damaged, so the stop is before anything replays.
+                    for (int i = 0; i < 2; i++) {
+                        try (TalaDB db = TalaDB.open(dir, recycling)) {
+                            db.put(gen.next());
+                        }
+                    }
+                    List<Path> wals;
+                    try (var files = Files.list(layout.walDir())) {
+                        wals = files.filter(f -> DatabaseLayout.walNumber(f).isPresent()).sorted().toList();
+                    }
+                    byte[] first = Files.readAllBytes(wals.getFirst());
+                    first[WalFormat.FILE_HEADER_BYTES + 30] ^= 0x04;
+                    Files.write(wals.getFirst(), first);
+                    reopen = recycling.toBuilder().recoveryMode(WalRecoveryMode.POINT_IN_TIME).build();
+                }
+            }
+            try (TalaDB db = TalaDB.open(dir, reopen)) {
+                assertEquals(Optional.of(flushed), db.get(flushed.id()), damage);
+            }
+            try (TalaDB db = TalaDB.open(dir, recycling)) {
+                assertTrue(db.recoveryReport().actions().isEmpty(), damage + ": " + db.recoveryReport().summary());
+                assertEquals(Optional.of(flushed), db.get(flushed.id()), damage);
+            }
+        }
+    }
+
     private static List<Path> spareWalFiles(Path dir) throws IOException {
         try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
             return files.filter(p -> DatabaseLayout.isFreeWalFile(p) || DatabaseLayout.isReadyWalFile(p)).toList();
