@@ -143,19 +143,22 @@ public final class WalReplayer {
             size = scanner.size();
             dataEnd = size;
             String headerProblem = scanner.checkFileHeader(number);
+            long offset;
             if (headerProblem != null) {
                 // Only the newest file can have a half-written header: it was being created.
                 if (newest && scanner.nextIntactRecordAfter(0) < 0 && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
                     droppedTail = size;
                     return;
                 }
-                damaged(scanner, 0, headerProblem, true);
-                return;
+                // Skip mode goes on at the next intact record, as after any damage; the flags of
+                // a damaged header are not trusted, so the file's data is taken to end at its size.
+                offset = damaged(scanner, 0, headerProblem, true);
+            } else {
+                dataEnd = scanner.dataEnd();
+                offset = WalFormat.FILE_HEADER_BYTES;
+                validEnd = offset;
             }
-            dataEnd = scanner.dataEnd();
-            long offset = WalFormat.FILE_HEADER_BYTES;
-            validEnd = offset;
-            while (true) {
+            while (offset >= 0) {
                 WalFileScanner.Step step = scanner.stepAt(offset);
                 switch (step) {
                     case WalFileScanner.End end -> {
@@ -186,9 +189,6 @@ public final class WalReplayer {
                         }
                     }
                     case WalFileScanner.Damaged d -> offset = onDamage(scanner, d.offset(), d.what());
-                }
-                if (offset < 0) {
-                    return;
                 }
             }
         }

@@ -295,6 +295,53 @@ class RecoveryProtocolTest {
     }
 
     /**
+     * FORMAT.md, skip-corrupted: "the damaged bytes are skipped up to the next intact record".
+     * A damaged header of an older WAL file ended replay of that file: its intact records were
+     * dropped without a word, and the sequence hole they left was blamed on the file before it.
+     */
+    @Test
+    void skipCorruptedReadsTheRecordsAfterADamagedFileHeader() throws IOException {
+        Path dir = tmp.resolve("db");
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        RandomIntents gen = new RandomIntents(37, DIM);
+        Options big = options().toBuilder().memtableBytes(64L << 20).build();
+        List<Intent> written = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (TalaDB db = TalaDB.open(dir, big)) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+        }
+        List<Path> wals;
+        try (var files = Files.list(layout.walDir())) {
+            wals = files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
+        }
+        assertEquals(3, wals.size(), wals.toString());
+        Path middle = wals.get(1);
+        byte[] damaged = Files.readAllBytes(middle);
+        damaged[1] ^= 0x10; // the magic
+        Files.write(middle, damaged);
+
+        try (TalaDB db = TalaDB.open(dir, big.toBuilder().recoveryMode(WalRecoveryMode.SKIP_CORRUPTED).build())) {
+            RecoveryReport report = db.recoveryReport();
+            assertEquals(List.of(Kind.SKIPPED_WAL_RECORD), kinds(report, middle), report.summary());
+            assertTrue(reason(report, middle).startsWith(WalFormat.FILE_HEADER_BYTES + " damaged bytes at offset 0"),
+                    reason(report, middle));
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), db.get(x.id()), report.summary());
+            }
+        }
+        try (TalaDB db = TalaDB.open(dir, big)) {
+            assertTrue(db.recoveryReport().actions().isEmpty(), db.recoveryReport().summary());
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
+    }
+
+    /**
      * An open whose replay adds nothing retires the WAL files it replayed; one that recycles
      * files renames them, and retiring a file recovery had already deleted (a header-less newest
      * file: 0 bytes, a torn header) or moved to lost/ (after a point-in-time stop) failed the
