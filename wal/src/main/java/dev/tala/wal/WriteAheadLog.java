@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +92,8 @@ public final class WriteAheadLog implements Closeable {
     private int lastCycleRecords;
     private volatile long lastForceNanos;
     private Throwable failure;
+    /** Told of the failure once (see {@link #onFailure}); guarded by lock. */
+    private Consumer<DatabaseFailedException> failureListener;
     private boolean closed;
 
     // Statistics, guarded by lock.
@@ -545,10 +548,33 @@ public final class WriteAheadLog implements Closeable {
         }
     }
 
+    /** Called with the lock held: the first failure is final. */
     private void fail(Throwable error) {
         if (failure == null) {
             failure = error;
             LOG.error("write-ahead log I/O failed; refusing further writes", error);
+            if (failureListener != null) {
+                failureListener.accept(failedError());
+            }
+        }
+    }
+
+    /**
+     * Has {@code listener} told of the failure that makes this log refuse writes, once: when it
+     * happens, or at once if it already has. A failure in a writer's own call reaches that
+     * writer as an exception; this is how the owner hears of one no caller sees, such as a
+     * failed periodic force in BATCH mode. Called with the log's lock held, so it must be quick
+     * and must not call back into the log.
+     */
+    public void onFailure(Consumer<DatabaseFailedException> listener) {
+        lock.lock();
+        try {
+            failureListener = listener;
+            if (failure != null) {
+                listener.accept(failedError());
+            }
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -125,6 +125,8 @@ public final class DatabaseOpener {
         }
         VisibleSequence visible = new VisibleSequence(lastSequence);
         FailureState failure = new FailureState();
+        // A failure no writer sees (BATCH mode's periodic force) must still fail the database.
+        wal.onFailure(e -> failure.fail("the write-ahead log failed", e));
         Flusher[] flusher = new Flusher[1];
         Compactor[] compactorRef = new Compactor[1];
         WritePath writes = new WritePath(live, wal, visible, files, failure, () -> flusher[0].schedule(),
