@@ -35,23 +35,30 @@ final class WalFile implements Closeable {
     /** Below this offset the file has its blocks: its length when opened, or what was preallocated. */
     private long preallocatedTo;
     private boolean preallocating;
+    /** Where the bytes not yet handed to {@link #writeback} start; null when nothing is. */
+    private final WalWriteback writeback;
+    private long writebackFrom = WalFormat.FILE_HEADER_BYTES;
 
-    private WalFile(long number, WritableFile out, boolean preallocate) throws IOException {
+    private WalFile(long number, WritableFile out, boolean preallocate, WalWriteback writeback) throws IOException {
         this.number = number;
         this.out = out;
         this.preallocatedTo = Math.max(position, out.size());
         this.preallocating = preallocate;
+        this.writeback = writeback;
     }
 
     /**
      * Creates {@code walDir/<number>.wal}, writes and forces its header, and syncs the directory.
-     * With {@code preallocate}, blocks are preallocated ahead of the writes.
+     * With {@code preallocate}, blocks are preallocated ahead of the writes; with a
+     * {@code writeback} (null for none), each {@link WalWriteback#STEP_BYTES} written is handed
+     * to it.
      */
-    static WalFile create(FileLayer fs, Path walDir, long number, boolean preallocate) throws IOException {
+    static WalFile create(FileLayer fs, Path walDir, long number, boolean preallocate, WalWriteback writeback)
+            throws IOException {
         Path path = walDir.resolve(DatabaseLayout.walFileName(number));
         WritableFile out = fs.create(path);
         try {
-            return start(fs, walDir, number, out, (byte) 0, preallocate);
+            return start(fs, walDir, number, out, (byte) 0, preallocate, writeback);
         } catch (IOException | RuntimeException e) {
             // Its header never made it (a full disk, most often): leave no header-less file for
             // the next open to take for "a write torn by the crash", one per failed open.
@@ -71,19 +78,20 @@ final class WalFile implements Closeable {
      * is durable leaves a newest WAL file that is all zeros, which replay drops like any
      * half-created file.
      */
-    static WalFile reuse(FileLayer fs, Path walDir, Path free, long number, boolean preallocate) throws IOException {
+    static WalFile reuse(FileLayer fs, Path walDir, Path free, long number, boolean preallocate,
+            WalWriteback writeback) throws IOException {
         Path path = walDir.resolve(DatabaseLayout.walFileName(number));
         fs.rename(free, path);
-        return start(fs, walDir, number, fs.openForAppend(path), WalFormat.FLAG_ZERO_FILLED, preallocate);
+        return start(fs, walDir, number, fs.openForAppend(path), WalFormat.FLAG_ZERO_FILLED, preallocate, writeback);
     }
 
     private static WalFile start(FileLayer fs, Path walDir, long number, WritableFile out, byte flags,
-            boolean preallocate) throws IOException {
+            boolean preallocate, WalWriteback writeback) throws IOException {
         try {
             out.write(0, header(number, flags));
             out.force();
             fs.syncDirectory(walDir);
-            return new WalFile(number, out, preallocate);
+            return new WalFile(number, out, preallocate, writeback);
         } catch (IOException | RuntimeException e) {
             out.close();
             throw e;
@@ -120,6 +128,10 @@ final class WalFile implements Closeable {
         }
         out.write(position, bytes);
         position = end;
+        if (writeback != null && position - writebackFrom >= WalWriteback.STEP_BYTES) {
+            writeback.request(out.path(), writebackFrom, position);
+            writebackFrom = position;
+        }
     }
 
     /** Preallocates from {@link #preallocatedTo} to the first step boundary at or past {@code end}. */

@@ -69,6 +69,8 @@ public final class WriteAheadLog implements Closeable {
     private final List<Waiter> waiters = new ArrayList<>();
     private final ScheduledExecutorService batchSync;
     private final WalRecycler recycler;
+    /** Null in SYNC mode, where every write is forced anyway. */
+    private final WalWriteback writeback;
 
     // Guarded by lock.
     private WalFile current;
@@ -104,9 +106,10 @@ public final class WriteAheadLog implements Closeable {
     private long groupWrites;
 
     private WriteAheadLog(FileLayer fs, Path walDir, WalFile first, long lastSequence, Durability durability,
-                          WalRecycler recycler) {
+                          WalRecycler recycler, WalWriteback writeback) {
         this.fs = fs;
         this.recycler = recycler;
+        this.writeback = writeback;
         this.walDir = walDir;
         this.durability = durability;
         this.current = first;
@@ -155,27 +158,32 @@ public final class WriteAheadLog implements Closeable {
             throws IOException {
         fs.createDirectories(walDir);
         WalRecycler recycler = new WalRecycler(fs, recycleFiles);
+        WalWriteback writeback = forcesEveryWrite(durability) ? null : new WalWriteback(fs);
         try {
             for (Path spare : spareFiles) {
                 recycler.adoptSpare(spare);
             }
             Path ready = recycler.take();
-            boolean preallocate = preallocates(durability);
-            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber, preallocate)
-                    : WalFile.reuse(fs, walDir, ready, fileNumber, preallocate);
-            return new WriteAheadLog(fs, walDir, first, lastSequence, durability, recycler);
+            boolean preallocate = !forcesEveryWrite(durability);
+            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber, preallocate, writeback)
+                    : WalFile.reuse(fs, walDir, ready, fileNumber, preallocate, writeback);
+            return new WriteAheadLog(fs, walDir, first, lastSequence, durability, recycler, writeback);
         } catch (IOException | RuntimeException e) {
             recycler.close();
+            if (writeback != null) {
+                writeback.close();
+            }
             throw e;
         }
     }
 
     /**
-     * Whether this log's files preallocate their blocks: not when every write is forced (see
-     * {@link WalFile} for why).
+     * Whether every write is forced (SYNC). Such a log's files do not preallocate their blocks
+     * (see {@link WalFile} for why), and need no writeback hints: each force writes what the
+     * write before it left.
      */
-    private static boolean preallocates(Durability durability) {
-        return durability.mode() != Durability.Mode.SYNC;
+    private static boolean forcesEveryWrite(Durability durability) {
+        return durability.mode() == Durability.Mode.SYNC;
     }
 
     public Durability durability() {
@@ -364,9 +372,9 @@ public final class WriteAheadLog implements Closeable {
             writeOut(turn.batch, turn.file);
             timedForce(turn.file);
             turn.file.close();
-            boolean preallocate = preallocates(durability);
-            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocate)
-                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocate);
+            boolean preallocate = !forcesEveryWrite(durability);
+            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocate, writeback)
+                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocate, writeback);
         });
         endTurn(turn, error, true, next[0]);
         return turn.file.number();
@@ -653,6 +661,9 @@ public final class WriteAheadLog implements Closeable {
     public void close() throws IOException {
         if (batchSync != null) {
             batchSync.shutdownNow();
+        }
+        if (writeback != null) {
+            writeback.close();
         }
         recycler.close();
         Turn turn;

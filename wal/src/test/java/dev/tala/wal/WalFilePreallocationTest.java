@@ -63,7 +63,7 @@ class WalFilePreallocationTest {
         PreallocationLog fs = new PreallocationLog(Answer.DONE);
         ByteBuffer chunk = ByteBuffer.allocate(300_000);
         long end = WalFormat.FILE_HEADER_BYTES;
-        try (WalFile file = WalFile.create(fs, dir, 1, true)) {
+        try (WalFile file = WalFile.create(fs, dir, 1, true, null)) {
             for (int i = 0; i < 60; i++) {
                 file.append(chunk.clear());
                 end += chunk.capacity();
@@ -87,7 +87,7 @@ class WalFilePreallocationTest {
         PreallocationLog fs = new PreallocationLog(Answer.DONE);
         Path free = dir.resolve(DatabaseLayout.readyWalFileName(7));
         Files.write(free, new byte[1_000_000]);
-        try (WalFile file = WalFile.reuse(fs, dir, free, 8, true)) {
+        try (WalFile file = WalFile.reuse(fs, dir, free, 8, true, null)) {
             file.append(ByteBuffer.allocate(900_000));
             assertEquals(List.of(), fs.calls, "a reused file has its blocks");
             file.append(ByteBuffer.allocate(200_000));
@@ -100,7 +100,7 @@ class WalFilePreallocationTest {
     @Test
     void aWriteLongerThanAStepIsPreallocatedWholeBeforeItIsWritten() throws IOException {
         PreallocationLog fs = new PreallocationLog(Answer.DONE);
-        try (WalFile file = WalFile.create(fs, dir, 1, true)) {
+        try (WalFile file = WalFile.create(fs, dir, 1, true, null)) {
             file.append(ByteBuffer.allocate((int) (2 * STEP + 5)));
         }
         assertEquals(1, fs.calls.size());
@@ -114,7 +114,7 @@ class WalFilePreallocationTest {
         Path free = dir.resolve(DatabaseLayout.readyWalFileName(3));
         long length = STEP + STEP / 2;
         Files.write(free, new byte[(int) length]);
-        try (WalFile file = WalFile.reuse(fs, dir, free, 4, true)) {
+        try (WalFile file = WalFile.reuse(fs, dir, free, 4, true, null)) {
             file.append(ByteBuffer.allocate((int) (length - WalFormat.FILE_HEADER_BYTES)));
             assertEquals(List.of(), fs.calls, "the reused length is all written, nothing past it");
             file.append(ByteBuffer.allocate(1));
@@ -127,7 +127,7 @@ class WalFilePreallocationTest {
     @Test
     void aFileSystemThatCannotPreallocateIsAskedOnce() throws IOException {
         PreallocationLog fs = new PreallocationLog(Answer.CANNOT);
-        try (WalFile file = WalFile.create(fs, dir, 1, true)) {
+        try (WalFile file = WalFile.create(fs, dir, 1, true, null)) {
             for (int i = 0; i < 3; i++) {
                 file.append(ByteBuffer.allocate((int) STEP));
             }

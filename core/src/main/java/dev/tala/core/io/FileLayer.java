@@ -54,6 +54,22 @@ public interface FileLayer {
     void syncDirectory(Path dir) throws IOException;
 
     /**
+     * Asks the operating system to start writing bytes {@code [position, position + length)} of
+     * {@code file} to the disk now, and returns without waiting. A hint: nothing becomes durable
+     * (only a force does that; a crash keeps or loses unforced bytes as it would without it), but
+     * a later force of the file has less left to write. May be called from any thread while the
+     * file is open for writing elsewhere, and for a file deleted or renamed meanwhile (then it
+     * does nothing).
+     *
+     * @return false, having done nothing, where this layer cannot; asking again is pointless
+     * @throws IOException if the operating system refused (the same error reaches the file's
+     *     next force, which is what must report it)
+     */
+    default boolean startWriteback(Path file, long position, long length) throws IOException {
+        return false;
+    }
+
+    /**
      * Takes an exclusive lock on {@code lockFile} (created if missing) for this process, writing
      * the holder's pid into it.
      *

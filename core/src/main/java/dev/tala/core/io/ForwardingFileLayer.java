@@ -158,6 +158,11 @@ public class ForwardingFileLayer implements FileLayer {
     }
 
     @Override
+    public boolean startWriteback(Path file, long position, long length) throws IOException {
+        return inner.startWriteback(file, position, length);
+    }
+
+    @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
         return inner.lock(lockFile);
     }

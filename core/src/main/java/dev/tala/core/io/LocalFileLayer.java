@@ -132,6 +132,11 @@ public final class LocalFileLayer implements FileLayer {
     }
 
     @Override
+    public boolean startWriteback(Path file, long position, long length) throws IOException {
+        return WritebackHint.start(file, position, length);
+    }
+
+    @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
         Object key = fileIdentity(lockFile);
         if (!LOCKED_IN_THIS_PROCESS.add(key)) {

@@ -107,6 +107,32 @@ class LocalFileLayerTest {
         assertArrayEquals(expected, Files.readAllBytes(p), "contents: what was written, nothing more");
     }
 
+    /**
+     * Writeback is a hint: it answers true for a file with dirty pages and for one gone
+     * meanwhile, changes neither length nor contents, and a refusal names file, range and reason.
+     */
+    @Test
+    void startingWritebackChangesNothingAndARefusalSaysWhy() throws Exception {
+        assumeTrue(KeepSizeFallocate.available(), "sync_file_range is reachable on Linux only");
+        Path p = dir.resolve("f");
+        byte[] data = new byte[3 << 20];
+        java.util.Arrays.fill(data, (byte) 9);
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(data));
+            assertTrue(fs.startWriteback(p, 0, data.length));
+            assertTrue(fs.startWriteback(p, 1 << 20, 1 << 20));
+            assertEquals(data.length, f.size());
+            IOException refused = assertThrows(IOException.class, () -> fs.startWriteback(p, 1, Long.MAX_VALUE));
+            assertTrue(refused.getMessage().contains(p.toString()), refused.getMessage());
+            assertTrue(refused.getMessage().contains("at offset 1"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("errno"), refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> fs.startWriteback(p, -1, 10));
+            assertThrows(IllegalArgumentException.class, () -> fs.startWriteback(p, 0, 0));
+        }
+        assertArrayEquals(data, Files.readAllBytes(p));
+        assertTrue(fs.startWriteback(dir.resolve("gone"), 0, 4096), "a file deleted meanwhile is no error");
+    }
+
     @Test
     void tmpfsPreallocates() throws Exception {
         assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");

@@ -411,6 +411,17 @@ public final class FaultInjectingFileLayer implements FileLayer {
         }
     }
 
+    /**
+     * Does nothing and says it did: a writeback hint makes nothing durable, and a power loss here
+     * keeps or loses each unforced sector whatever was hinted, as a real disk may have written
+     * any of them early. Not counted as an operation, so that a hint from a background thread
+     * moves no crash point.
+     */
+    @Override
+    public boolean startWriteback(Path file, long position, long length) {
+        return true;
+    }
+
     @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
         synchronized (mutex) {
