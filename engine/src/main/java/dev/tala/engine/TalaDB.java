@@ -375,6 +375,9 @@ public final class TalaDB implements AutoCloseable {
         db.writes().close();
         db.compactor().shutdown();
         db.flusher().shutdown();
+        // Whether close may stay quiet: only for a database that had failed before it. The log's
+        // own close can fail it too (a failed final force), and that must still be reported.
+        boolean failedBefore = db.failure().hasFailed();
         IOException first = null;
         try {
             // Writes to files already open are not checked (a stat per write would cost too
@@ -400,7 +403,7 @@ public final class TalaDB implements AutoCloseable {
         } catch (IOException e) {
             first = first == null ? e : first;
         }
-        if (first != null && !db.failure().hasFailed()) {
+        if (first != null && !failedBefore) {
             throw new StorageException("closing " + db.layout().dir() + " failed", first);
         }
     }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.DatabaseLockedException;
 import dev.tala.core.error.InvalidIntentException;
+import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentLimits;
@@ -373,6 +375,22 @@ class TalaDBTest {
             assertEquals(Optional.empty(), db.get(first.getFirst().id()));
             assertEquals(Status.PARTIAL, db.get(first.get(55).id()).orElseThrow().status());
         }
+    }
+
+    /**
+     * The WAL's last force, at close, fails: the writes it was to make durable may be lost, and
+     * close must say so. The log's failure reached the database's failure state during close
+     * (its listener), and close took that for a database that had failed earlier and kept quiet.
+     */
+    @Test
+    void closeReportsAFailedFinalForceOfTheWal() throws Exception {
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(dir.resolve("stash"));
+        TalaDB db = TalaDB.open(dir.resolve("db"), Options.builder().dimension(DIM).fileLayer(fault)
+                .durability(Durability.none()).build());
+        db.put(new RandomIntents(1, DIM).next());
+        fault.failForces(p -> p.getFileName().toString().endsWith(".wal"));
+        StorageException refused = assertThrows(StorageException.class, db::close);
+        assertTrue(refused.getMessage().contains("closing"), refused.getMessage());
     }
 
     @Test

@@ -35,8 +35,9 @@ final class WalFile implements Closeable {
     /** Below this offset the file has its blocks: its length when opened, or what was preallocated. */
     private long preallocatedTo;
     private boolean preallocating;
-    /** Where the bytes not yet handed to {@link #writeback} start; null when nothing is. */
+    /** Where each {@link WalWriteback#STEP_BYTES} written are handed; null for none (SYNC). */
     private final WalWriteback writeback;
+    /** Where the bytes not yet handed to {@link #writeback} start. */
     private long writebackFrom = WalFormat.FILE_HEADER_BYTES;
 
     private WalFile(long number, WritableFile out, boolean preallocate, WalWriteback writeback) throws IOException {

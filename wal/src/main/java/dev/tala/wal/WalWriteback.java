@@ -1,9 +1,11 @@
 package dev.tala.wal;
 
+import dev.tala.core.concurrent.UninterruptibleWaits;
 import dev.tala.core.io.FileLayer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -27,6 +29,8 @@ final class WalWriteback implements Closeable {
     /** How many bytes of a file are written between two hints. */
     static final long STEP_BYTES = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(WalWriteback.class);
+    /** Longer than any one hint takes: it only starts I/O. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     private final FileLayer fs;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
@@ -67,9 +71,14 @@ final class WalWriteback implements Closeable {
         }
     }
 
+    /**
+     * Drops the hints not yet started and waits for the one running, if any: after close no
+     * thread of the log opens its files.
+     */
     @Override
     public void close() {
         active = false;
         thread.shutdownNow();
+        UninterruptibleWaits.awaitTermination(thread, CLOSE_WAIT);
     }
 }

@@ -116,7 +116,7 @@ final class RocksStore implements Store {
 
     @Override
     public IntentId[] top10(float[] vector) {
-        Query query = Query.of(vector);
+        Query query = Metric.COSINE.query(vector);
         TopK top = new TopK(10);
         java.util.Map<Long, IntentId> kept = new java.util.HashMap<>();
         long row = 0;

@@ -62,8 +62,8 @@ public interface FileLayer {
      * does nothing).
      *
      * @return false, having done nothing, where this layer cannot; asking again is pointless
-     * @throws IOException if the operating system refused (the same error reaches the file's
-     *     next force, which is what must report it)
+     * @throws IOException if the operating system refused; an I/O error of the writeback
+     *     itself is also kept for the file's next force, which is what must report it
      */
     default boolean startWriteback(Path file, long position, long length) throws IOException {
         return false;

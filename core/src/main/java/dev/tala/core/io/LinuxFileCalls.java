@@ -80,8 +80,9 @@ final class LinuxFileCalls {
                     linker.downcallHandle(libc.findOrThrow("fallocate"),
                             FunctionDescriptor.of(cInt, cInt, cInt, offT, offT), errno),
                     linker.downcallHandle(libc.findOrThrow("ftruncate"), FunctionDescriptor.of(cInt, cInt, offT), errno),
-                    linker.downcallHandle(libc.findOrThrow("sync_file_range"),
-                            FunctionDescriptor.of(cInt, cInt, offT, offT, cInt), errno),
+                    // Optional: a C library without it still preallocates.
+                    libc.find("sync_file_range").map(symbol -> linker.downcallHandle(symbol,
+                            FunctionDescriptor.of(cInt, cInt, offT, offT, cInt), errno)).orElse(null),
                     linker.downcallHandle(libc.findOrThrow("strerror"), FunctionDescriptor.of(ValueLayout.ADDRESS, cInt)));
         } catch (RuntimeException | LinkageError e) {
             // No such symbol, or native access denied: every use of these calls is an optimization.
@@ -140,6 +141,11 @@ final class LinuxFileCalls {
 
     int ftruncate(MemorySegment state, int fd, long length) throws Throwable {
         return (int) ftruncate.invokeExact(state, fd, length);
+    }
+
+    /** Whether {@link #syncFileRange} is there to call. */
+    boolean hasSyncFileRange() {
+        return syncFileRange != null;
     }
 
     int syncFileRange(MemorySegment state, int fd, long offset, long length, int flags) throws Throwable {

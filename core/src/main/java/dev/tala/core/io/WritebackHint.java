@@ -18,6 +18,12 @@ final class WritebackHint {
     private WritebackHint() {
     }
 
+    /** Whether {@link #start} can do anything in this process. */
+    static boolean available() {
+        LinuxFileCalls c = LinuxFileCalls.get();
+        return c != null && c.hasSyncFileRange();
+    }
+
     /**
      * Starts writeback of {@code [position, position + length)} of {@code file}.
      *
@@ -29,10 +35,10 @@ final class WritebackHint {
         if (position < 0 || length <= 0) {
             throw new IllegalArgumentException("cannot write back " + length + " bytes at " + position + " of " + file);
         }
-        LinuxFileCalls c = LinuxFileCalls.get();
-        if (c == null) {
+        if (!available()) {
             return false;
         }
+        LinuxFileCalls c = LinuxFileCalls.get();
         return c.withDescriptor(file, LinuxFileCalls.O_RDONLY, (state, fd) -> {
             if (c.syncFileRange(state, fd, position, length, LinuxFileCalls.SYNC_FILE_RANGE_WRITE) == 0) {
                 return true;

@@ -113,7 +113,7 @@ class LocalFileLayerTest {
      */
     @Test
     void startingWritebackChangesNothingAndARefusalSaysWhy() throws Exception {
-        assumeTrue(KeepSizeFallocate.available(), "sync_file_range is reachable on Linux only");
+        assumeTrue(WritebackHint.available(), "sync_file_range is reachable on Linux only");
         Path p = dir.resolve("f");
         byte[] data = new byte[3 << 20];
         java.util.Arrays.fill(data, (byte) 9);

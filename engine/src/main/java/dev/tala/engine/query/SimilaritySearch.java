@@ -65,7 +65,7 @@ public final class SimilaritySearch {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
-        Query query = Query.of(vector);
+        Query query = metric.query(vector);
         // Keys name the source (memtables first, then segments) and the row or memtable
         // candidate. Each source has its own heap: within one, keys ascend with ids, so its
         // heap breaks ties by id; one heap for all would break them by source, and which of

@@ -99,18 +99,11 @@ public final class WritePath {
             }
             last = first + ops.size() - 1;
             memtable.noteLogged(last);
-        } catch (DatabaseFailedException e) {
-            failure.fail("the write-ahead log failed", e);
-            throw e;
         } finally {
             mutex.unlock();
         }
-        try {
-            wal.awaitDurable(last);
-        } catch (DatabaseFailedException e) {
-            failure.fail("the write-ahead log failed", e);
-            throw e;
-        }
+        // A failure of the log fails the database through the log's listener (DatabaseOpener).
+        wal.awaitDurable(last);
         visible.advanceTo(last);
         writes.incrementAndGet();
         return last;
@@ -223,10 +216,6 @@ public final class WritePath {
                 stall(this::flushesBehind);
             }
             return switchMemtable();
-        } catch (DatabaseFailedException e) {
-            // The rotation's force or its new file failed: as for a write, the database is failed.
-            failure.fail("the write-ahead log failed", e);
-            throw e;
         } finally {
             mutex.unlock();
         }

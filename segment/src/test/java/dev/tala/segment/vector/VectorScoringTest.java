@@ -204,12 +204,14 @@ class VectorScoringTest {
     }
 
     /**
-     * Metric.COSINE's rule: a vector whose squared norm underflows to 0 in f32 scores 0. A query
-     * of only subnormal components scored 1.0, 1.0 and 0.0 against vectors whose true cosines
-     * are 1.0, 0.6 and 0.3 (its squared norm is summed in double, its dot products in f32).
+     * Cosine does not change with the query's size. A query of only subnormal components scored
+     * 1.0, 1.0 and 0.0 against vectors whose cosines are 1.0, 0.6 and 0.3 (its dot products
+     * underflowed unevenly in f32), and a rule that scored such queries 0 also zeroed ordinary
+     * small ones (1e-23). Made by Metric.COSINE.query, tiny and huge queries score as the same
+     * direction at unit size does: to the bit when they differ from it by a power of two.
      */
     @Test
-    void aQueryWhoseSquaredNormUnderflowsScoresZeroForCosine() {
+    void aCosineQueryScoresTheSameWhateverItsSize() {
         int dim = 4;
         float[][] stored = {{1f, 0f, 0f, 0f}, {0.6f, 0.8f, 0f, 0f}, {0.3f, 0f, 0.9539392f, 0f}};
         for (EmbeddingType type : EmbeddingType.values()) {
@@ -218,11 +220,25 @@ class VectorScoringTest {
             for (int i = 0; i < stored.length; i++) {
                 StoredVectors.store(type, stored[i], region, i * stride);
             }
-            float[] out = new float[stored.length];
-            VectorScoring.score(region, stride, 0, stored.length, type, dim,
-                    Query.of(new float[] {Float.MIN_VALUE, 0f, 0f, 0f}), Metric.COSINE, out);
-            assertEquals("[0.0, 0.0, 0.0]", Arrays.toString(out), type.label());
+            float[] unit = scores(region, stride, type, dim, new float[] {1f, 0f, 0f, 0f});
+            assertEquals(1f, unit[0], 1e-6f, type.label());
+            for (float size : new float[] {Float.MIN_VALUE, 0x1p-100f, 0x1p100f, Float.MIN_NORMAL}) {
+                assertEquals(Arrays.toString(unit), Arrays.toString(scores(region, stride, type, dim,
+                        new float[] {size, 0f, 0f, 0f})), type.label() + " query of " + size);
+            }
+            float[] small = scores(region, stride, type, dim, new float[] {1e-23f, 0f, 0f, 0f});
+            float[] huge = scores(region, stride, type, dim, new float[] {Float.MAX_VALUE, 0f, 0f, 0f});
+            for (int i = 0; i < stored.length; i++) {
+                assertEquals(unit[i], small[i], 1e-6f, type.label() + " query of 1e-23, vector " + i);
+                assertEquals(unit[i], huge[i], 1e-6f, type.label() + " query of Float.MAX_VALUE, vector " + i);
+            }
         }
+    }
+
+    private static float[] scores(MemorySegment region, long stride, EmbeddingType type, int dim, float[] query) {
+        float[] out = new float[(int) (region.byteSize() / stride)];
+        VectorScoring.score(region, stride, 0, out.length, type, dim, Metric.COSINE.query(query), Metric.COSINE, out);
+        return out;
     }
 
     @Test

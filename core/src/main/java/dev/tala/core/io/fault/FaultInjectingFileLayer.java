@@ -54,7 +54,8 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>After {@link #powerLoss} this instance is dead (every operation throws, but a
- * preallocation, which answers that it cannot), as the process
+ * preallocation, which answers that it cannot, and a writeback hint, which never has an
+ * effect here), as the process
  * that used it would be; reopen the database through a new instance over the same directory.
  * All operations are serialized on one lock: this layer is for correctness, not speed. It
  * issues no real fsync: what is durable is exactly what it models.
