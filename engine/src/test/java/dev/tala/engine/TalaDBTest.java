@@ -15,8 +15,11 @@ import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.Outcome;
+import dev.tala.core.model.Relation;
 import dev.tala.core.model.Status;
 import dev.tala.core.testing.RandomIntents;
+import dev.tala.engine.query.Direction;
+import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
@@ -26,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -374,6 +378,34 @@ class TalaDBTest {
             }
             assertEquals(Optional.empty(), db.get(first.getFirst().id()));
             assertEquals(Status.PARTIAL, db.get(first.get(55).id()).orElseThrow().status());
+        }
+    }
+
+    /**
+     * A snapshot is "a consistent, repeatable view": asked twice, it gives the same list. A target
+     * with more than a few sources in a memtable keeps them in a concurrent set, which later
+     * writes (invisible to the snapshot) grow and reorder, and edgesTo and an incoming traverse
+     * came back in another order.
+     */
+    @Test
+    void aSnapshotAnswersIncomingEdgesInTheSameOrderWhateverIsWrittenLater() {
+        RandomIntents gen = new RandomIntents(11, DIM);
+        try (TalaDB db = TalaDB.open(dir.resolve("db"), Options.builder().dimension(DIM).build())) {
+            Intent target = gen.next().toBuilder().edges(List.of()).build();
+            db.put(target);
+            for (int i = 0; i < 11; i++) {
+                db.put(gen.next().toBuilder().edges(List.of()).addEdge(target.id(), Relation.CAUSAL, i).build());
+            }
+            try (Snapshot s = db.snapshot()) {
+                List<Hop> edges = s.edgesTo(target.id());
+                List<Hop> hops = s.traverse(target.id(), 2, Set.of(), Direction.INCOMING);
+                assertEquals(11, edges.size());
+                for (int i = 0; i < 200; i++) {
+                    db.put(gen.next().toBuilder().edges(List.of()).addEdge(target.id(), Relation.CAUSAL, i).build());
+                }
+                assertEquals(edges, s.edgesTo(target.id()));
+                assertEquals(hops, s.traverse(target.id(), 2, Set.of(), Direction.INCOMING));
+            }
         }
     }
 

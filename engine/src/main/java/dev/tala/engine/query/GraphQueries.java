@@ -73,7 +73,12 @@ public final class GraphQueries {
         memtables.add(view.active());
         memtables.addAll(view.immutables());
         for (MemTable m : memtables) {
-            for (IntentId source : m.edgeSourcesOf(target)) {
+            // In id order: a popular target's sources are a concurrent set whose order later
+            // writes (which this reader does not see) change, and a snapshot must answer the
+            // same list each time it is asked.
+            List<IntentId> sources = new ArrayList<>(m.edgeSourcesOf(target));
+            sources.sort(null);
+            for (IntentId source : sources) {
                 IntentVersion v = newestInMemtables(memtables, source);
                 // Only the memtable that holds the newest version answers for it.
                 if (v != null && m.get(source, sequence) == v && !v.isTombstone()) {
