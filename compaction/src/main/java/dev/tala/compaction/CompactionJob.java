@@ -179,7 +179,7 @@ public final class CompactionJob {
             this.dimension = dimension;
             this.outputLevel = outputLevel;
             this.merge = new MergingIterator(inputs, bottommost);
-            this.throttled = rateLimiter == null ? null : new RateLimitedFileLayer(layer, rateLimiter);
+            this.throttled = rateLimiter == null ? null : new RateLimitedFileLayer(layer, rateLimiter, cancelled);
             this.writer = new SegmentWriter(throttled == null ? layer : throttled);
             this.rowsTotal = inputs.stream().mapToLong(SegmentReader::rowCount).sum();
             this.bytesTotal = inputs.stream().mapToLong(SegmentReader::fileSize).sum();

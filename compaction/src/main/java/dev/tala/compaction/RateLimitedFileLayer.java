@@ -4,6 +4,7 @@ import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.ForwardingFileLayer;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 
 /**
  * A file layer whose writes take their size from a token bucket first. Compaction writes its
@@ -15,11 +16,14 @@ import java.nio.file.Path;
  */
 final class RateLimitedFileLayer extends ForwardingFileLayer {
     private final TokenBucket bucket;
+    /** The compaction's cancellation: a closing database must not wait out a throttled sleep. */
+    private final BooleanSupplier cancelled;
     private long throttledNanos;
 
-    RateLimitedFileLayer(FileLayer inner, TokenBucket bucket) {
+    RateLimitedFileLayer(FileLayer inner, TokenBucket bucket, BooleanSupplier cancelled) {
         super(inner);
         this.bucket = bucket;
+        this.cancelled = cancelled;
     }
 
     /** Time this layer's writes slept (the bucket may be shared with other writers). */
@@ -29,6 +33,6 @@ final class RateLimitedFileLayer extends ForwardingFileLayer {
 
     @Override
     protected void beforeWrite(Path file, long bytes) throws IOException {
-        throttledNanos += bucket.acquire(bytes);
+        throttledNanos += bucket.acquire(bytes, cancelled);
     }
 }

@@ -1,6 +1,7 @@
 package dev.tala.compaction;
 
 import java.io.InterruptedIOException;
+import java.util.function.BooleanSupplier;
 
 /**
  * A token bucket that limits bytes per second. Tokens refill continuously at the rate up to a
@@ -31,6 +32,11 @@ public final class TokenBucket {
     }
 
     private static final double NANOS_PER_SECOND = 1e9;
+    /**
+     * The longest one sleep lasts before a cancellable caller checks whether to give up: a low
+     * rate makes a buffer's debt minutes long, and a closing database waited all of it.
+     */
+    static final long SLEEP_SLICE_NANOS = 50_000_000;
 
     private final double bytesPerSecond;
     private final double capacity;
@@ -64,6 +70,16 @@ public final class TokenBucket {
 
     /** Takes {@code bytes} tokens, sleeping as long as the rate requires; returns the nanoseconds slept. */
     public long acquire(long bytes) throws InterruptedIOException {
+        return acquire(bytes, () -> false);
+    }
+
+    /**
+     * As {@link #acquire(long)}, giving up the sleep within {@link #SLEEP_SLICE_NANOS} once
+     * {@code cancelled} turns true.
+     *
+     * @throws InterruptedIOException if interrupted or cancelled while sleeping
+     */
+    public long acquire(long bytes, BooleanSupplier cancelled) throws InterruptedIOException {
         if (bytes <= 0) {
             return 0;
         }
@@ -76,9 +92,12 @@ public final class TokenBucket {
             waitNanos = tokens >= 0 ? 0 : (long) Math.ceil(-tokens * NANOS_PER_SECOND / bytesPerSecond);
             sleptNanos += waitNanos;
         }
-        if (waitNanos > 0) {
+        for (long left = waitNanos; left > 0; left -= SLEEP_SLICE_NANOS) {
+            if (cancelled.getAsBoolean()) {
+                throw new InterruptedIOException("cancelled while rate-limited");
+            }
             try {
-                clock.sleepNanos(waitNanos);
+                clock.sleepNanos(Math.min(left, SLEEP_SLICE_NANOS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 InterruptedIOException io = new InterruptedIOException("interrupted while rate-limited");

@@ -44,6 +44,23 @@ class TokenBucketTest {
         assertEquals(200 * MS, clock.slept);
     }
 
+    /**
+     * A debt of minutes (1,000 bytes at 10 B/s) is slept in slices, and a cancellation between
+     * two ends it: a closing database waited out the whole sleep of its throttled compaction.
+     */
+    @Test
+    void aLongSleepEndsSoonAfterItsCallerIsCancelled() throws Exception {
+        FakeClock clock = new FakeClock();
+        TokenBucket bucket = new TokenBucket(10, 1, clock);
+        long cancelAt = clock.now + 200 * MS;
+        InterruptedIOException cancelled = assertThrows(InterruptedIOException.class,
+                () -> bucket.acquire(1_001, () -> clock.now >= cancelAt));
+        assertTrue(cancelled.getMessage().contains("cancelled"), cancelled.getMessage());
+        assertEquals(200 * MS, clock.slept, "slept until the first check after the cancellation, not 100 s");
+        assertEquals(100_000 * MS, new TokenBucket(10, 1, new FakeClock()).acquire(1_001, () -> false),
+                "uncancelled, the whole debt is slept");
+    }
+
     @Test
     void nonsenseRatesAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> new TokenBucket(0));

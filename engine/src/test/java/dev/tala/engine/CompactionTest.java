@@ -118,6 +118,36 @@ class CompactionTest {
     }
 
     /** The MANIFEST of a long-lived database forgets compaction inputs once their files are deleted. */
+    /**
+     * Close stops a background compaction "promptly": at its next row, and not after the sleep
+     * its rate limit asked for, which at 1 KiB/s and a write buffer of debt lasted half a minute
+     * (up to two, when close gave up waiting and left the thread sleeping).
+     */
+    @Test
+    void closeDoesNotWaitOutARateLimitedCompactionsSleep() throws Exception {
+        RandomIntents gen = new RandomIntents(32, DIM);
+        Options throttled = Options.builder().dimension(DIM).memtableBytes(16 * 1024).durability(Durability.none())
+                .compactionMoves(false).compactionBytesPerSecond(1024).build();
+        TalaDB db = TalaDB.open(dir.resolve("db"), throttled);
+        List<Intent> written = new ArrayList<>();
+        for (int i = 0; i < 1200; i++) {
+            Intent x = gen.next();
+            db.put(x);
+            written.add(x);
+        }
+        db.flush();
+        Thread.sleep(1500); // the background compaction starts and reaches its first throttled write
+        long start = System.nanoTime();
+        db.close();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis < 5_000, "close waited " + millis + " ms for a rate-limited compaction");
+        try (TalaDB again = TalaDB.open(dir.resolve("db"), throttled.toBuilder().backgroundCompaction(false).build())) {
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), again.get(x.id()));
+            }
+        }
+    }
+
     @Test
     void manifestRewritesForgetDeletedCompactionInputs() throws Exception {
         RandomIntents gen = new RandomIntents(13, DIM);

@@ -24,6 +24,7 @@ import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -127,7 +128,6 @@ class TalaDBTest {
         }
     }
 
-    /** A hand-edited OPTIONS file is held to the builder's rules, and the error names the line. */
     /** A regular file where the directory should be is named as such, and left as it was. */
     @Test
     void openingAFileSaysItIsAFile() throws Exception {
@@ -140,6 +140,7 @@ class TalaDBTest {
         assertEquals("not a database", Files.readString(file));
     }
 
+    /** A hand-edited OPTIONS file is held to the builder's rules, and the error names the line. */
     @Test
     void anOptionsFileWithAValueTheBuilderRefusesDoesNotOpen() throws Exception {
         try (TalaDB db = TalaDB.open(dir, small())) {
@@ -151,7 +152,9 @@ class TalaDBTest {
                 {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be 4096 to 1073741824 bytes"},
                 {"dimension=\\d+", "dimension=abc", "dimension=abc: not a whole number"},
                 {"dimension=\\d+", "dimension=-3", "dimension=-3: dimension must be 1 to"},
-                {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"}}) {
+                {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"},
+                {"durability=\\w+", "durability=batch:0", "durability=batch:0: BATCH durability needs an interval"},
+                {"durability=\\w+", "durability=batch:99999999999999", "from 1 ms to 86400000 ms"}}) {
             Files.writeString(options, good.replaceFirst(edit[0], edit[1]));
             TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir), edit[1]);
             assertTrue(e.getMessage().contains(edit[2]), e.getMessage());
@@ -334,6 +337,86 @@ class TalaDBTest {
             }
             assertTrue(db.compact(dev.tala.compaction.CompactionProgress.Listener.NONE).isPresent());
             assertEquals(written.size(), db.stats().intents());
+        }
+    }
+
+    /**
+     * OPTIONS stores a BATCH interval in milliseconds, so the builder takes whole milliseconds
+     * only, from 1 ms to a day: a sub-millisecond interval was stored as batch:0, which refused
+     * every later open that relied on the stored durability, and a huge one overflowed when the
+     * log started, with OPTIONS already written.
+     */
+    @Test
+    void aBatchIntervalIsWholeMillisecondsUpToADayAndReopensAsStored() throws Exception {
+        for (Duration refused : List.of(Duration.ofNanos(500_000), Duration.ofNanos(1_500_000), Duration.ZERO,
+                Duration.ofDays(2), Duration.ofDays(365L * 1_000_000))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durability.batch(refused));
+            assertTrue(e.getMessage().contains("whole milliseconds from 1 ms"), e.getMessage());
+        }
+        Durability quarterSecond = Durability.batch(Duration.ofMillis(250));
+        try (TalaDB db = TalaDB.open(dir, small().toBuilder().durability(quarterSecond).build())) {
+            db.put(new RandomIntents(2, DIM).next());
+        }
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(quarterSecond, db.durability());
+            assertEquals(1, db.stats().intents());
+        }
+    }
+
+    /**
+     * Records in the WAL whose embeddings have another dimension than OPTIONS says (OPTIONS edited
+     * by hand, or restored from another database) were replayed: the open succeeded and the
+     * first search or flush failed. The open must refuse, name both, and change nothing.
+     */
+    @Test
+    void walRecordsOfAnotherDimensionThanOptionsAreRefusedAtOpen() throws Exception {
+        List<Intent> written = new ArrayList<>();
+        RandomIntents gen = new RandomIntents(3, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (int i = 0; i < 20; i++) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+        }
+        Path options = dir.resolve("OPTIONS");
+        String good = Files.readString(options);
+        Files.writeString(options, good.replaceFirst("dimension=\\d+", "dimension=16"));
+        TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir));
+        assertTrue(e.getMessage().contains("dimension " + DIM) && e.getMessage().contains("dimension is 16"), e.getMessage());
+        assertTrue(e.getMessage().contains("wal"), e.getMessage());
+        Files.writeString(options, good);
+        try (TalaDB db = TalaDB.open(dir)) {
+            for (Intent x : written) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+    }
+
+    /**
+     * A database whose OPTIONS and MANIFEST are gone still has its data in wal/ and segments/.
+     * Only files directly in the directory were looked at, so an open created a new database
+     * over it with default options, replayed the old WAL into it and wrote an OPTIONS file that
+     * then refused the data's own dimension. The open must refuse and write nothing.
+     */
+    @Test
+    void aDatabaseWithoutItsOptionsFileIsNotTakenForAnEmptyDirectory() throws Exception {
+        RandomIntents gen = new RandomIntents(4, DIM);
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (int i = 0; i < 10; i++) {
+                db.put(gen.next());
+            }
+            db.flush();
+            db.put(gen.next()); // and one left in the WAL
+        }
+        for (String name : List.of("OPTIONS", "MANIFEST", "LOCK")) {
+            Files.deleteIfExists(dir.resolve(name));
+        }
+        TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir));
+        assertTrue(e.getMessage().contains("no TalaDB OPTIONS file"), e.getMessage());
+        assertTrue(e.getMessage().contains("refusing to create a new one over its data"), e.getMessage());
+        for (String name : List.of("OPTIONS", "MANIFEST", "LOCK")) {
+            assertFalse(Files.exists(dir.resolve(name)), name + " was written by a refused open");
         }
     }
 

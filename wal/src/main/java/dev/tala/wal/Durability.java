@@ -16,9 +16,20 @@ import java.time.Duration;
 public record Durability(Mode mode, Duration interval) {
     public enum Mode { SYNC, BATCH, NONE }
 
+    /** The longest BATCH interval: a power loss may take that much. */
+    public static final Duration MAX_BATCH_INTERVAL = Duration.ofDays(1);
+
+    /**
+     * @throws IllegalArgumentException for a BATCH interval that is not a whole number of
+     *     milliseconds from 1 ms to {@link #MAX_BATCH_INTERVAL}: OPTIONS stores it in
+     *     milliseconds, so a finer one would be reopened as another (a sub-millisecond one as 0,
+     *     which then refused the database's every open)
+     */
     public Durability {
-        if (mode == Mode.BATCH && (interval == null || interval.isNegative() || interval.isZero())) {
-            throw new IllegalArgumentException("BATCH durability needs a positive interval");
+        if (mode == Mode.BATCH && (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
+                || interval.compareTo(MAX_BATCH_INTERVAL) > 0 || interval.toNanos() % 1_000_000 != 0)) {
+            throw new IllegalArgumentException("BATCH durability needs an interval of whole milliseconds from 1 ms to "
+                    + MAX_BATCH_INTERVAL.toMillis() + " ms (a day), got " + (interval == null ? "none" : interval));
         }
         if (mode != Mode.BATCH) {
             interval = Duration.ZERO;

@@ -28,6 +28,7 @@ import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.Durability;
+import dev.tala.wal.WalOp;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecord;
 import dev.tala.wal.WriteAheadLog;
@@ -103,7 +104,7 @@ public final class DatabaseOpener {
 
         long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
         ReplayReport replay;
-        try (ReplayTarget target = new ReplayTarget(live, memtableBytes)) {
+        try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored.dimension(), layout)) {
             replay = recovery.replayWal(target::apply);
         }
         long lastSequence = Math.max(manifestState.lastSequence(), replay.lastSequence());
@@ -188,20 +189,36 @@ public final class DatabaseOpener {
     private static final class ReplayTarget implements AutoCloseable {
         private final LiveState live;
         private final long memtableBytes;
+        private final int dimension;
+        private final DatabaseLayout layout;
         /** Its active memtable is the one being filled, so outcomes see every earlier record. */
         private ReadView view;
 
-        ReplayTarget(LiveState live, long memtableBytes) {
+        ReplayTarget(LiveState live, long memtableBytes, int dimension, DatabaseLayout layout) {
             this.live = live;
             this.memtableBytes = memtableBytes;
+            this.dimension = dimension;
+            this.layout = layout;
             this.view = live.acquire();
         }
 
         /**
          * Applies one record from WAL file {@code walNumber}; an outcome whose intent is gone
          * (after lenient recovery) is skipped.
+         *
+         * @throws TalaException if the record holds an embedding of another dimension than
+         *     OPTIONS says: checksums cannot see which of the two is wrong, and taking either
+         *     would fail the first search or flush
          */
         void apply(WalRecord record, long walNumber) {
+            for (WalOp op : record.ops()) {
+                if (op instanceof WalOp.Put put && put.intent().dimension() != dimension) {
+                    throw new TalaException(layout.walFile(walNumber) + " holds an intent of embedding dimension "
+                            + put.intent().dimension() + " (sequence " + record.firstSequence() + "), but "
+                            + layout.optionsFile() + " says the database's dimension is " + dimension
+                            + "; refusing to open");
+                }
+            }
             MemTable memtable = live.active();
             if (memtable.approximateBytes() >= memtableBytes) {
                 // The new memtable pins the file this record is in, which the frozen one may share.
@@ -310,13 +327,25 @@ public final class DatabaseOpener {
 
     /**
      * A database is created only in a directory holding no files but, at most, its LOCK and the
-     * temporary OPTIONS of a creation that died before renaming it (rewritten by this one).
+     * temporary OPTIONS of a creation that died before renaming it (rewritten by this one), and
+     * whose WAL, segment and lost directories, if any, are empty. A database whose OPTIONS file
+     * was lost still has its data there; creating a new one over it (with default options)
+     * replayed its WAL into the wrong dimension and wrote an OPTIONS file that then refused the
+     * right one.
      */
     private static void refuseForeignFiles(FileLayer fs, DatabaseLayout layout) throws IOException {
         for (Path p : fs.list(layout.dir())) {
             if (!p.equals(layout.lockFile()) && !p.equals(FileLayer.temporaryFor(layout.optionsFile()))) {
                 throw new TalaException(layout.dir() + " holds files but no TalaDB OPTIONS file ("
                         + p.getFileName() + "); refusing to create a database there");
+            }
+        }
+        for (Path sub : List.of(layout.walDir(), layout.segmentDir(), layout.lostDir())) {
+            List<Path> held = fs.list(sub);
+            if (!held.isEmpty()) {
+                throw new TalaException(layout.dir() + " has no TalaDB OPTIONS file, but " + sub + " holds "
+                        + held.size() + " file(s) (" + held.getFirst().getFileName() + "): a database whose OPTIONS"
+                        + " file is missing; refusing to create a new one over its data (restore OPTIONS, see docs/FORMAT.md)");
             }
         }
     }
