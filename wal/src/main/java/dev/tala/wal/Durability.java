@@ -29,11 +29,22 @@ public record Durability(Mode mode, Duration interval) {
         if (mode == Mode.BATCH && (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
                 || interval.compareTo(MAX_BATCH_INTERVAL) > 0 || interval.toNanos() % 1_000_000 != 0)) {
             throw new IllegalArgumentException("BATCH durability needs an interval of whole milliseconds from 1 ms to "
-                    + MAX_BATCH_INTERVAL.toMillis() + " ms (a day), got " + (interval == null ? "none" : interval));
+                    + MAX_BATCH_INTERVAL.toMillis() + " ms (a day), got " + describe(interval));
         }
         if (mode != Mode.BATCH) {
             interval = Duration.ZERO;
         }
+    }
+
+    /** An interval as an operator wrote it: in milliseconds, or nanoseconds below one. */
+    private static String describe(Duration interval) {
+        if (interval == null) {
+            return "none";
+        }
+        if (interval.getNano() % 1_000_000 == 0) {
+            return interval.toMillis() + " ms";
+        }
+        return interval.compareTo(Duration.ofMillis(1)) < 0 ? interval.toNanos() + " ns" : interval.toString();
     }
 
     public static Durability sync() {
