@@ -27,7 +27,7 @@ public record Durability(Mode mode, Duration interval) {
      */
     public Durability {
         if (mode == Mode.BATCH && (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
-                || interval.compareTo(MAX_BATCH_INTERVAL) > 0 || interval.toNanos() % 1_000_000 != 0)) {
+                || interval.compareTo(MAX_BATCH_INTERVAL) > 0 || !wholeMillis(interval))) {
             throw new IllegalArgumentException("BATCH durability needs an interval of whole milliseconds from 1 ms to "
                     + MAX_BATCH_INTERVAL.toMillis() + " ms (a day), got " + describe(interval));
         }
@@ -36,12 +36,16 @@ public record Durability(Mode mode, Duration interval) {
         }
     }
 
+    private static boolean wholeMillis(Duration interval) {
+        return interval.getNano() % 1_000_000 == 0;
+    }
+
     /** An interval as an operator wrote it: in milliseconds, or nanoseconds below one. */
     private static String describe(Duration interval) {
         if (interval == null) {
             return "none";
         }
-        if (interval.getNano() % 1_000_000 == 0) {
+        if (wholeMillis(interval)) {
             return interval.toMillis() + " ms";
         }
         return interval.compareTo(Duration.ofMillis(1)) < 0 ? interval.toNanos() + " ns" : interval.toString();

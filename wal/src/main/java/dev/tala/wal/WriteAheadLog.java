@@ -163,10 +163,7 @@ public final class WriteAheadLog implements Closeable {
             for (Path spare : spareFiles) {
                 recycler.adoptSpare(spare);
             }
-            Path ready = recycler.take();
-            boolean preallocate = !forcesEveryWrite(durability);
-            WalFile first = ready == null ? WalFile.create(fs, walDir, fileNumber, preallocate, writeback)
-                    : WalFile.reuse(fs, walDir, ready, fileNumber, preallocate, writeback);
+            WalFile first = startFile(fs, walDir, recycler.take(), fileNumber, durability, writeback);
             return new WriteAheadLog(fs, walDir, first, lastSequence, durability, recycler, writeback);
         } catch (IOException | RuntimeException e) {
             recycler.close();
@@ -175,6 +172,18 @@ public final class WriteAheadLog implements Closeable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Starts WAL file {@code number}: in {@code spare}, a ready file taken from the recycler, or
+     * else in a new file. Its blocks are preallocated and its writes handed to
+     * {@code writeback} unless every write is forced.
+     */
+    private static WalFile startFile(FileLayer fs, Path walDir, Path spare, long number, Durability durability,
+                                     WalWriteback writeback) throws IOException {
+        boolean preallocate = !forcesEveryWrite(durability);
+        return spare == null ? WalFile.create(fs, walDir, number, preallocate, writeback)
+                : WalFile.reuse(fs, walDir, spare, number, preallocate, writeback);
     }
 
     /**
@@ -372,9 +381,7 @@ public final class WriteAheadLog implements Closeable {
             writeOut(turn.batch, turn.file);
             timedForce(turn.file);
             turn.file.close();
-            boolean preallocate = !forcesEveryWrite(durability);
-            next[0] = free == null ? WalFile.create(fs, walDir, newFileNumber, preallocate, writeback)
-                    : WalFile.reuse(fs, walDir, free, newFileNumber, preallocate, writeback);
+            next[0] = startFile(fs, walDir, free, newFileNumber, durability, writeback);
         });
         endTurn(turn, error, true, next[0]);
         return turn.file.number();

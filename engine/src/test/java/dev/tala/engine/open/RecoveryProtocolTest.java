@@ -247,21 +247,9 @@ class RecoveryProtocolTest {
     void aPointInTimeStopInALaterFilesHeaderKeepsThatFileInLostAndDeletesIt() throws IOException {
         Path dir = tmp.resolve("db");
         DatabaseLayout layout = new DatabaseLayout(dir);
-        RandomIntents gen = new RandomIntents(31, DIM);
         Options big = options().toBuilder().memtableBytes(64L << 20).build();
-        List<Intent> written = new ArrayList<>();
-        // Each open replays the WAL files into its memtable, keeps them, and starts a new one.
-        for (int i = 0; i < 3; i++) {
-            try (TalaDB db = TalaDB.open(dir, big)) {
-                Intent x = gen.next();
-                db.put(x);
-                written.add(x);
-            }
-        }
-        List<Path> wals;
-        try (var files = Files.list(layout.walDir())) {
-            wals = files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
-        }
+        List<Intent> written = oneRecordPerOpen(dir, big, new RandomIntents(31, DIM), 3);
+        List<Path> wals = walFiles(dir);
         assertEquals(3, wals.size(), wals.toString());
         Path middle = wals.get(1);
         byte[] damaged = Files.readAllBytes(middle);
@@ -303,20 +291,9 @@ class RecoveryProtocolTest {
     void skipCorruptedReadsTheRecordsAfterADamagedFileHeader() throws IOException {
         Path dir = tmp.resolve("db");
         DatabaseLayout layout = new DatabaseLayout(dir);
-        RandomIntents gen = new RandomIntents(37, DIM);
         Options big = options().toBuilder().memtableBytes(64L << 20).build();
-        List<Intent> written = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            try (TalaDB db = TalaDB.open(dir, big)) {
-                Intent x = gen.next();
-                db.put(x);
-                written.add(x);
-            }
-        }
-        List<Path> wals;
-        try (var files = Files.list(layout.walDir())) {
-            wals = files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
-        }
+        List<Intent> written = oneRecordPerOpen(dir, big, new RandomIntents(37, DIM), 3);
+        List<Path> wals = walFiles(dir);
         assertEquals(3, wals.size(), wals.toString());
         Path middle = wals.get(1);
         byte[] damaged = Files.readAllBytes(middle);
@@ -367,15 +344,8 @@ class RecoveryProtocolTest {
                 default -> {
                     // Two more opens leave two WAL files of one record each; the older one's
                     // record is damaged, so the stop is before anything replays.
-                    for (int i = 0; i < 2; i++) {
-                        try (TalaDB db = TalaDB.open(dir, recycling)) {
-                            db.put(gen.next());
-                        }
-                    }
-                    List<Path> wals;
-                    try (var files = Files.list(layout.walDir())) {
-                        wals = files.filter(f -> DatabaseLayout.walNumber(f).isPresent()).sorted().toList();
-                    }
+                    oneRecordPerOpen(dir, recycling, gen, 2);
+                    List<Path> wals = walFiles(dir);
                     byte[] first = Files.readAllBytes(wals.getFirst());
                     first[WalFormat.FILE_HEADER_BYTES + 30] ^= 0x04;
                     Files.write(wals.getFirst(), first);
@@ -389,6 +359,29 @@ class RecoveryProtocolTest {
                 assertTrue(db.recoveryReport().actions().isEmpty(), damage + ": " + db.recoveryReport().summary());
                 assertEquals(Optional.of(flushed), db.get(flushed.id()), damage);
             }
+        }
+    }
+
+    /**
+     * Opens {@code dir} {@code opens} times and puts one intent each time; each open replays the
+     * WAL files into its memtable, keeps them, and starts a new one. Returns the intents.
+     */
+    private static List<Intent> oneRecordPerOpen(Path dir, Options options, RandomIntents gen, int opens) {
+        List<Intent> written = new ArrayList<>();
+        for (int i = 0; i < opens; i++) {
+            try (TalaDB db = TalaDB.open(dir, options)) {
+                Intent x = gen.next();
+                db.put(x);
+                written.add(x);
+            }
+        }
+        return written;
+    }
+
+    /** The numbered WAL files of {@code dir}, oldest first. */
+    private static List<Path> walFiles(Path dir) throws IOException {
+        try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
+            return files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
         }
     }
 
