@@ -64,8 +64,13 @@ class InterruptTest {
                     }
                 }));
             }
-            long end = System.nanoTime() + 1_500_000_000L;
-            while (System.nanoTime() < end && unexpected.get() == null) {
+            // 1.5 s, and on (up to 30 s) until enough writes got through to be worth checking:
+            // a slow disk makes SYNC writes slow, not wrong.
+            long start = System.nanoTime();
+            long end = start + 1_500_000_000L;
+            long cap = start + 30_000_000_000L;
+            while ((System.nanoTime() < end || acknowledged.size() <= 100) && System.nanoTime() < cap
+                    && unexpected.get() == null) {
                 writers.get(ThreadLocalRandom.current().nextInt(writers.size())).interrupt();
                 interrupts++;
                 Thread.sleep(0, 200_000);

@@ -233,8 +233,13 @@ class SnapshotModelStressTest {
                     errors.add(t);
                 }
             }));
-            long deadline = System.currentTimeMillis() + durationMs;
-            while (System.currentTimeMillis() < deadline && errors.isEmpty()) {
+            // The planned time, and on (up to a cap) until the counts asserted below are reached:
+            // a loaded machine takes longer rather than failing for being slow.
+            long start = System.currentTimeMillis();
+            long planned = start + durationMs;
+            long cap = start + durationMs + 90_000;
+            while (errors.isEmpty() && System.currentTimeMillis() < cap
+                    && (System.currentTimeMillis() < planned || !enoughRan(db.stats(), snapshotsChecked.get()))) {
                 Thread.sleep(50);
             }
             running.set(false);
@@ -251,10 +256,12 @@ class SnapshotModelStressTest {
             DbStats stats = db.stats();
             System.out.println("snapshot model stress: " + writesDone.get() + " batches, " + snapshotsChecked.get()
                     + " snapshots checked; " + stats);
-            assertTrue(stats.flushes() > 10, "flushes ran: " + stats);
-            assertTrue(stats.compactions() > 3, "compactions ran: " + stats);
-            assertTrue(snapshotsChecked.get() > 20);
+            assertTrue(enoughRan(stats, snapshotsChecked.get()), snapshotsChecked.get() + " snapshots checked; " + stats);
         }
+    }
+
+    private static boolean enoughRan(DbStats stats, long snapshotsChecked) {
+        return stats.flushes() > 10 && stats.compactions() > 3 && snapshotsChecked > 20;
     }
 
     private Map<IntentId, Intent> checkSnapshot(Snapshot s, long[] before, long[] after, Map<IntentId, Integer> groupOf,

@@ -6,6 +6,8 @@ import dev.tala.core.model.IntentId;
 import dev.tala.engine.Options;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -228,7 +230,9 @@ public final class SideBySide {
         ratios.put("compaction", rows.get(5).ratio());
         ratios.put("recovery", rows.get(6).ratio());
         ratios.put("space", rows.get(7).ratio());
-        ratios.replaceAll((k, v) -> Math.round(v * 100) / 100.0);
+        // Three significant digits: two decimals would print a 300x gap as 0.0, as if one side had not run.
+        ratios.replaceAll((k, v) -> Double.isFinite(v) && v != 0
+                ? new BigDecimal(v).round(new MathContext(3)).doubleValue() : v);
         List<String> checks = new ArrayList<>();
         checks.add(tala.scanned == rocks.scanned ? "scans returned the same " + tala.scanned + " intents on both"
                 : "SCAN MISMATCH: TalaDB " + tala.scanned + " vs RocksDB " + rocks.scanned);

@@ -46,6 +46,7 @@ public final class KillHarness {
     private final long seed;
     private final PrintStream progress;
     private final Durability durability;
+    private final int minimumCrashes;
 
     /** A run whose children make SYNC writes. */
     public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress) {
@@ -54,11 +55,25 @@ public final class KillHarness {
 
     /** A run whose children write with {@code durability}. */
     public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress, Durability durability) {
+        this(workDir, duration, seed, progress, durability, 0);
+    }
+
+    private KillHarness(Path workDir, Duration duration, long seed, PrintStream progress, Durability durability,
+                        int minimumCrashes) {
         this.workDir = workDir;
         this.duration = duration;
         this.seed = seed;
         this.progress = progress;
         this.durability = durability;
+        this.minimumCrashes = minimumCrashes;
+    }
+
+    /**
+     * The same run, going on past its duration until it has killed {@code crashes} children: a
+     * slow or loaded machine then takes longer instead of checking fewer crashes.
+     */
+    public KillHarness atLeast(int crashes) {
+        return new KillHarness(workDir, duration, seed, progress, durability, crashes);
     }
 
     public Result run() throws IOException, InterruptedException {
@@ -71,7 +86,7 @@ public final class KillHarness {
         int lost = 0;
         int corrupt = 0;
         long deadline = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < deadline && failures.isEmpty()) {
+        while ((System.nanoTime() < deadline || crashes < minimumCrashes) && failures.isEmpty()) {
             long roundSeed = seed * 7919 + crashes;
             Path sideLog = workDir.resolve("side-" + crashes + ".log");
             Process child = startChild(db, sideLog, roundSeed);
