@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.DatabaseLockedException;
 import dev.tala.core.error.InvalidIntentException;
@@ -140,9 +141,13 @@ class TalaDBTest {
         assertEquals("not a database", Files.readString(file));
     }
 
-    /** A hand-edited OPTIONS file is held to the builder's rules, and the error names the line. */
+    /**
+     * A hand-edited OPTIONS file is held to the builder's rules, and the error names the line.
+     * So is a line that is not key=value, a key given twice (which would silently take the last)
+     * and a key this version does not know (a typo that would leave the real key missing).
+     */
     @Test
-    void anOptionsFileWithAValueTheBuilderRefusesDoesNotOpen() throws Exception {
+    void aHandEditedOptionsFileThatIsWrongDoesNotOpenAndNamesTheLine() throws Exception {
         try (TalaDB db = TalaDB.open(dir, small())) {
             db.put(new RandomIntents(1, DIM).next());
         }
@@ -155,10 +160,27 @@ class TalaDBTest {
                 {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"},
                 {"durability=\\w+", "durability=batch:0", "durability=batch:0: BATCH durability needs an interval"},
                 {"durability=\\w+", "durability=batch:99999999999999", "from 1 ms to 86400000 ms"}}) {
-            Files.writeString(options, good.replaceFirst(edit[0], edit[1]));
+            String edited = good.replaceFirst(edit[0], edit[1]);
+            Files.writeString(options, edited);
             TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir), edit[1]);
             assertTrue(e.getMessage().contains(edit[2]), e.getMessage());
             assertTrue(e.getMessage().contains("OPTIONS"), e.getMessage());
+            int at = edited.indexOf(edit[1]);
+            long line = edited.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+            assertTrue(e.getMessage().contains("at offset " + at + ": line " + line + ": "), e.getMessage());
+        }
+        assertTrue(good.startsWith("# TalaDB database options, fixed when the database was created\nformat=1\ndimension="),
+                good);
+        int fourthLine = good.indexOf("dtype=");
+        for (String[] edit : new String[][] {
+                {"dimension=" + DIM, "line 4: \"dimension\" is given twice (first on line 3)"},
+                {"dimention=" + DIM, "line 4: unknown option \"dimention\""},
+                {"dimension " + DIM, "line 4: expected key=value"}}) {
+            String edited = good.substring(0, fourthLine) + edit[0] + "\n" + good.substring(fourthLine);
+            Files.writeString(options, edited);
+            CorruptionException e = assertThrows(CorruptionException.class, () -> TalaDB.open(dir), edited);
+            assertTrue(e.getMessage().contains(edit[1]), e.getMessage());
+            assertEquals(fourthLine, e.offset(), e.getMessage());
         }
         List<Path> walFiles;
         try (var files = Files.list(dir.resolve("wal"))) {
@@ -166,6 +188,11 @@ class TalaDBTest {
         }
         assertTrue(walFiles.size() <= 2, "a refused open started WAL files: " + walFiles);
         Files.writeString(options, good);
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+        // Blank lines and comments are fine.
+        Files.writeString(options, good.replace("format=1\n", "format=1\n\n# a note an operator added\n"));
         try (TalaDB db = TalaDB.open(dir)) {
             assertEquals(1, db.stats().intents());
         }

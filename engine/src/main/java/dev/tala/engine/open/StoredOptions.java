@@ -6,10 +6,11 @@ import dev.tala.engine.Options;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.Durability;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Properties;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -18,6 +19,7 @@ import java.util.function.Function;
  */
 public record StoredOptions(int dimension, EmbeddingType embeddingType, long memtableBytes, Durability durability) {
     static final int FORMAT = 1;
+    private static final Set<String> KEYS = Set.of("format", "dimension", "dtype", "memtable_bytes", "durability");
 
     public void write(FileLayer fs, Path file) throws IOException {
         String text = "# TalaDB database options, fixed when the database was created\n"
@@ -31,22 +33,69 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
 
     public static StoredOptions read(FileLayer fs, Path file) throws IOException {
         String name = file.toString();
-        Properties p = new Properties();
-        p.load(new StringReader(new String(fs.readAllBytes(file), StandardCharsets.UTF_8)));
-        String format = p.getProperty("format");
+        byte[] bytes = fs.readAllBytes(file);
+        Map<String, Line> lines = new HashMap<>();
+        CorruptionException stray = readLines(name, bytes, lines);
+        Line format = lines.get("format");
         if (format == null) {
             throw new CorruptionException(name, 0, "no format line: not a TalaDB OPTIONS file");
         }
-        if (!format.trim().equals(Integer.toString(FORMAT))) {
-            throw new CorruptionException(name, 0, "OPTIONS format " + format + " is not supported");
+        if (stray != null) {
+            throw stray;
         }
-        int dimension = field(name, p, "dimension", v -> Options.checkDimension(Integer.parseInt(v)));
-        EmbeddingType type = field(name, p, "dtype", StoredOptions::parseType);
+        if (!format.value().equals(Integer.toString(FORMAT))) {
+            throw format.error(name, "OPTIONS format " + format.value() + " is not supported");
+        }
+        int dimension = field(name, bytes.length, lines, "dimension",
+                v -> Options.checkDimension(Integer.parseInt(v)));
+        EmbeddingType type = field(name, bytes.length, lines, "dtype", StoredOptions::parseType);
         // Databases made before the 1 GiB cap may store more; they open with the cap instead.
-        long memtable = field(name, p, "memtable_bytes",
+        long memtable = field(name, bytes.length, lines, "memtable_bytes",
                 v -> Options.checkMemtableBytes(Math.min(Long.parseLong(v), Options.MAX_MEMTABLE_BYTES)));
-        Durability durability = field(name, p, "durability", Durability::parse);
+        Durability durability = field(name, bytes.length, lines, "durability", Durability::parse);
         return new StoredOptions(dimension, type, memtable, durability);
+    }
+
+    /** One {@code key=value} line: its number from 1, the offset of its first byte, its value trimmed. */
+    private record Line(int number, long offset, String key, String value) {
+        CorruptionException error(String file, String what) {
+            return new CorruptionException(file, offset, "line " + number + ": " + what);
+        }
+    }
+
+    /**
+     * Puts the file's {@code key=value} lines into {@code lines} by key, and returns the first
+     * line that is not one known key given once, or null. Blank lines and lines starting with
+     * {@code #} are skipped.
+     */
+    private static CorruptionException readLines(String file, byte[] bytes, Map<String, Line> lines) {
+        CorruptionException stray = null;
+        int start = 0;
+        for (int number = 1; start < bytes.length; number++) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            String text = new String(bytes, start, end - start, StandardCharsets.UTF_8).strip();
+            if (!text.isEmpty() && !text.startsWith("#")) {
+                int eq = text.indexOf('=');
+                String key = eq < 0 ? "" : text.substring(0, eq).strip();
+                Line line = new Line(number, start, key, eq < 0 ? "" : text.substring(eq + 1).strip());
+                CorruptionException problem;
+                if (eq < 0) {
+                    problem = line.error(file, "expected key=value, got \"" + text + "\"");
+                } else if (!KEYS.contains(key)) {
+                    problem = line.error(file, "unknown option \"" + key + "\"");
+                } else {
+                    Line first = lines.putIfAbsent(key, line);
+                    problem = first == null ? null
+                            : line.error(file, "\"" + key + "\" is given twice (first on line " + first.number() + ")");
+                }
+                stray = stray == null ? problem : stray;
+            }
+            start = end + 1;
+        }
+        return stray;
     }
 
     /**
@@ -54,23 +103,20 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
      * OPTIONS file must not open a database that a builder would refuse (a memtable of 0 bytes
      * would switch memtables, and start WAL files, without end).
      */
-    private static <T> T field(String file, Properties p, String key, Function<String, T> parse) {
-        String value = required(p, key, file).trim();
+    private static <T> T field(String file, long length, Map<String, Line> lines, String key,
+                               Function<String, T> parse) {
+        Line line = lines.get(key);
+        if (line == null) {
+            throw new CorruptionException(file, length, "missing \"" + key + "\"");
+        }
+        String value = line.value();
         try {
             return parse.apply(value);
         } catch (NumberFormatException e) {
-            throw new CorruptionException(file, 0, key + "=" + value + ": not a whole number");
+            throw line.error(file, key + "=" + value + ": not a whole number");
         } catch (IllegalArgumentException e) {
-            throw new CorruptionException(file, 0, key + "=" + value + ": " + e.getMessage());
+            throw line.error(file, key + "=" + value + ": " + e.getMessage());
         }
-    }
-
-    private static String required(Properties p, String key, String file) {
-        String v = p.getProperty(key);
-        if (v == null) {
-            throw new CorruptionException(file, 0, "missing \"" + key + "\"");
-        }
-        return v;
     }
 
     /** Parses f32, f16, bf16 or int8; {@code where} (an option's name) starts the error. */
