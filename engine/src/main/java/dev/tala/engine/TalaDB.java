@@ -24,6 +24,7 @@ import dev.tala.engine.view.SegmentHandle;
 import dev.tala.recovery.RecoveryReport;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
+import dev.tala.engine.write.StoredEmbeddings;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
@@ -104,7 +105,11 @@ public final class TalaDB implements AutoCloseable {
 
     // ---- writes -----------------------------------------------------------------------------
 
-    /** Inserts {@code intent}, or replaces every field of the intent with its id. */
+    /**
+     * Inserts {@code intent}, or replaces every field of the intent with its id. A database of a
+     * lossy embedding type (f16, bf16, int8) stores the embedding as that type's nearest value,
+     * which every read returns from then on ({@link StoredEmbeddings}).
+     */
     public long put(Intent intent) {
         checkIntent(intent);
         return write(List.of(new WalOp.Put(intent)));
@@ -143,7 +148,7 @@ public final class TalaDB implements AutoCloseable {
 
     private long write(List<WalOp> ops) {
         checkOpen();
-        return db.writes().write(ops);
+        return db.writes().write(StoredEmbeddings.of(ops, embeddingType()));
     }
 
     private void checkIntent(Intent intent) {

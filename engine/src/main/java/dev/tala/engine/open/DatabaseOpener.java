@@ -19,6 +19,7 @@ import dev.tala.engine.view.VisibleSequence;
 import dev.tala.engine.write.FailureState;
 import dev.tala.engine.write.FileNumbers;
 import dev.tala.engine.write.OpResolver;
+import dev.tala.engine.write.StoredEmbeddings;
 import dev.tala.engine.write.WritePath;
 import dev.tala.recovery.DatabaseRecovery;
 import dev.tala.recovery.RecoveryReport;
@@ -104,7 +105,7 @@ public final class DatabaseOpener {
 
         long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
         ReplayReport replay;
-        try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored.dimension(), layout)) {
+        try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored, layout)) {
             replay = recovery.replayWal(target::apply);
         }
         long lastSequence = Math.max(manifestState.lastSequence(), replay.lastSequence());
@@ -190,14 +191,16 @@ public final class DatabaseOpener {
         private final LiveState live;
         private final long memtableBytes;
         private final int dimension;
+        private final EmbeddingType embeddingType;
         private final DatabaseLayout layout;
         /** Its active memtable is the one being filled, so outcomes see every earlier record. */
         private ReadView view;
 
-        ReplayTarget(LiveState live, long memtableBytes, int dimension, DatabaseLayout layout) {
+        ReplayTarget(LiveState live, long memtableBytes, StoredOptions stored, DatabaseLayout layout) {
             this.live = live;
             this.memtableBytes = memtableBytes;
-            this.dimension = dimension;
+            this.dimension = stored.dimension();
+            this.embeddingType = stored.embeddingType();
             this.layout = layout;
             this.view = live.acquire();
         }
@@ -228,7 +231,8 @@ public final class DatabaseOpener {
                 view = live.acquire();
             }
             ReadView current = view;
-            List<OpResolver.Resolved> resolved = OpResolver.resolve(record.ops(),
+            // Logs written before puts were stored as the database's type hold the floats as given.
+            List<OpResolver.Resolved> resolved = OpResolver.resolve(StoredEmbeddings.of(record.ops(), embeddingType),
                     id -> PointLookup.findLatest(current, id), false);
             for (int i = 0; i < resolved.size(); i++) {
                 OpResolver.Resolved r = resolved.get(i);

@@ -1,0 +1,40 @@
+package dev.tala.engine.write;
+
+import dev.tala.core.model.Intent;
+import dev.tala.segment.EmbeddingCodec;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.wal.WalOp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Gives the intents of a write the embedding their database's stored type reads back as
+ * ({@link EmbeddingCodec#stored}), before the write is logged. A database of f16, bf16 or int8
+ * then holds the same floats in its WAL, its memtable and its segments, and a flush, which no
+ * caller asks for, changes neither what {@code get} returns nor any search score. An f32
+ * database keeps the floats as given.
+ */
+public final class StoredEmbeddings {
+    private StoredEmbeddings() {
+    }
+
+    /** {@code ops} with every put's intent as stored in {@code type}; the same list when nothing changes. */
+    public static List<WalOp> of(List<WalOp> ops, EmbeddingType type) {
+        if (type == EmbeddingType.F32) {
+            return ops;
+        }
+        List<WalOp> out = new ArrayList<>(ops.size());
+        for (WalOp op : ops) {
+            out.add(op instanceof WalOp.Put put ? new WalOp.Put(of(put.intent(), type)) : op);
+        }
+        return out;
+    }
+
+    /** {@code intent} itself when its embedding is stored exactly, else a copy with the stored floats. */
+    public static Intent of(Intent intent, EmbeddingType type) {
+        float[] given = intent.embedding();
+        float[] stored = EmbeddingCodec.stored(type, given);
+        return Arrays.equals(given, stored) ? intent : intent.toBuilder().adoptEmbedding(stored).build();
+    }
+}
