@@ -356,7 +356,12 @@ public final class Options {
 
         /**
          * Compaction outputs at {@code fromLevel} or deeper store embeddings as {@code type}
-         * (e.g. int8 for cold data); search ranks them with that precision.
+         * (e.g. int8 for cold data); search ranks them with that precision. Unlike the
+         * database's own type, this conversion happens late: an intent reads back its floats
+         * as put until a compaction writes it to such a level, and that type's approximation
+         * after. The setting belongs to the open, not to OPTIONS: an open without it leaves
+         * cold segments as they are, and a merge of them stores their (already approximated)
+         * floats in the database's type.
          */
         public Builder coldEmbeddingType(EmbeddingType type, int fromLevel) {
             if (fromLevel < 1) {
