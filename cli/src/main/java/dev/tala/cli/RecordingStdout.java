@@ -6,6 +6,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,10 +19,15 @@ final class RecordingStdout extends OutputStream {
     private final OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
     private volatile IOException failure;
 
-    /** Makes a recording stdout {@code System.out}, in the charset it had, and returns it. */
+    /**
+     * Makes a recording stdout {@code System.out}, writing UTF-8, and returns it. UTF-8 whatever
+     * the locale: JSON lines are UTF-8 by definition, and under {@code LANG=C} (cron, systemd,
+     * containers) the locale's charset turned every non-ASCII character of {@code get --json}
+     * into '?', which an import then stored.
+     */
     static RecordingStdout install() {
         RecordingStdout recording = new RecordingStdout();
-        System.setOut(new PrintStream(recording, true, System.out.charset()));
+        System.setOut(new PrintStream(recording, true, StandardCharsets.UTF_8));
         return recording;
     }
 

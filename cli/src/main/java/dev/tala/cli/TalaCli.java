@@ -95,7 +95,7 @@ public final class TalaCli implements Runnable {
             PrintWriter err = where.getErr();
             String name = where.getCommandSpec().qualifiedName();
             String reordered = where == cli ? optionsAfterCommand(cli, badArgs) : null;
-            if (reordered != null) {
+            if (reordered != null && !reordered.equals("tala " + String.join(" ", badArgs))) {
                 err.println(name + ": options go after the command name: " + reordered);
             } else {
                 err.println(name + ": " + e.getMessage() + " (see '" + name + " --help')");

@@ -77,7 +77,12 @@ class CliSubprocessTest {
         List<String> cmd = commandLine(args);
         // stderr goes to a file so that a child writing a lot to it cannot block while we read stdout.
         Path errFile = Files.createTempFile(work, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectError(errFile.toFile()).redirectOutput(stdout).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectError(errFile.toFile()).redirectOutput(stdout);
+        // The locale of cron, systemd units and many containers: output must be UTF-8 all the same
+        // (get --json turned every non-ASCII character into '?' under it).
+        builder.environment().put("LC_ALL", "C");
+        builder.environment().put("LANG", "C");
+        Process p = builder.start();
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -183,8 +188,12 @@ class CliSubprocessTest {
     @Order(2)
     void queriesAndAdminCommands() throws Exception {
         Intent some = intents.get(7);
-        Run get = ok(null, "get", "--db", db.toString(), some.id().toString(), "--json");
-        assertEquals(JsonLinesWriter.toLine(some), get.out.strip());
+        Intent nonAscii = intents.stream().filter(x -> x.command().chars().anyMatch(c -> c > 127)).findFirst()
+                .orElseThrow();
+        for (Intent x : List.of(some, nonAscii)) {
+            Run get = ok(null, "get", "--db", db.toString(), x.id().toString(), "--json");
+            assertEquals(JsonLinesWriter.toLine(x), get.out.strip());
+        }
         Run getTable = ok(null, "get", "--db", db.toString(), some.id().toString());
         assertTrue(getTable.out.contains(some.id().toString()) && getTable.out.contains("status"), getTable.out);
 
@@ -363,6 +372,25 @@ class CliSubprocessTest {
                 "--db", db.toString(), "stats", "--json");
         assertEquals(2, misplaced.exit(), "options before the command are a usage error");
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
+        // An unknown command after help is named as such, not as options before a command.
+        assertEquals(2, fails("Unknown subcommand 'frob'", null, "help", "frob").exit());
+        // An empty --db (an unset shell variable) is refused, not taken for the current directory.
+        assertEquals(2, fails("--db': an empty path names no directory", null, "init", "--db", "", "--dim", "2").exit());
+        fails("is a directory, not a file of JSON lines", null, "import", "--db", db.toString(), work.toString());
+        fails("<stdin>:1: timestamp: the value is too long to read (Number value length (2000)", "{\"timestamp\":" + "9".repeat(2000) + "}",
+                "import", "--db", db.toString(), "-");
+        // A refused bench leaves no work directory behind.
+        Path benchTemp = Files.createDirectories(work.resolve("bench-tmp"));
+        List<String> bench = commandLine("bench", "--intents", "5");
+        bench.add(1, "-Djava.io.tmpdir=" + benchTemp);
+        Process refusedBench = new ProcessBuilder(bench).redirectErrorStream(true).start();
+        String benchOutput = new String(refusedBench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(refusedBench.waitFor(300, TimeUnit.SECONDS));
+        assertEquals(1, refusedBench.exitValue(), benchOutput);
+        assertTrue(benchOutput.contains("at least 100 intents"), benchOutput);
+        try (var left = Files.list(benchTemp)) {
+            assertEquals(List.of(), left.toList(), "bench left its temporary directory");
+        }
         fails("--durability applies to the kill mode", null, "crashtest", "--db", work.resolve("no-crash").toString(),
                 "--mode", "power", "--durability", "none");
         fails("durability \"sometimes\" is not sync, none or batch:<millis>", null, "crashtest", "--db",

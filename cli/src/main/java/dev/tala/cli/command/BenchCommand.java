@@ -6,6 +6,7 @@ import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileTrees;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print machine-readable JSON.")
     boolean json;
 
-    @Option(names = "--db", paramLabel = "DIR", description = "Work directory (must not exist; deleted afterwards). Default: a temporary directory.")
+    @Option(names = "--db", paramLabel = "DIR", converter = NonEmptyPath.class, description = "Work directory (must not exist; deleted afterwards). Default: a temporary directory.")
     Path dir;
 
     @Option(names = "--wal-recycle", paramLabel = "N", description = {"Both stores keep up to N finished WAL files for reuse",
@@ -45,13 +46,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-        Path work = dir != null ? dir : Files.createTempDirectory("tala-bench");
         if (dir != null && Files.exists(dir)) {
             throw new TalaException(dir + " exists; bench needs a directory it can create and delete");
         }
         PrintStream progress = json ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
         if (writeAmpIntents != null) {
-            return writeAmplification(work, progress);
+            return writeAmplification(progress);
         }
         SideBySide.Settings settings = intents != null ? SideBySide.Settings.sized(intents)
                 : quick ? SideBySide.Settings.quick() : SideBySide.Settings.full();
@@ -61,8 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
             throw new TalaException("--wal-recycle: " + e.getMessage());
         }
         SideBySide.Report report;
+        Path work = workDirectory();
         try {
-            Files.createDirectories(work);
             report = SideBySide.run(settings, work, progress);
         } finally {
             FileTrees.delete(work);
@@ -89,7 +89,12 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int writeAmplification(Path work, PrintStream progress) throws Exception {
+    /** Made only once every argument was checked, so that a refused run leaves nothing behind. */
+    private Path workDirectory() throws IOException {
+        return dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("tala-bench");
+    }
+
+    private int writeAmplification(PrintStream progress) throws Exception {
         if (walRecycleFiles != 0) {
             throw new TalaException("--wal-recycle applies to the side-by-side run, not to --write-amp");
         }
@@ -97,8 +102,8 @@ public final class BenchCommand implements Callable<Integer> {
             throw new TalaException("--write-amp needs a positive number of intents, not " + writeAmpIntents);
         }
         WriteAmplificationRun.Result r;
+        Path work = workDirectory();
         try {
-            Files.createDirectories(work);
             r = WriteAmplificationRun.run(writeAmpIntents, work, progress);
         } finally {
             FileTrees.delete(work);

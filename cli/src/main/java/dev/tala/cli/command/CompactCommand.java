@@ -32,7 +32,7 @@ public final class CompactCommand implements Callable<Integer> {
         Progress[] bar = new Progress[1];
         CompactionProgress.Listener listener = p -> {
             if (bar[0] == null) {
-                bar[0] = new Progress("compacting", p.bytesTotal(), "B");
+                bar[0] = Progress.unlessJson(common.json(), "compacting", p.bytesTotal(), "B");
             }
             bar[0].update(p.bytesProcessed());
         };

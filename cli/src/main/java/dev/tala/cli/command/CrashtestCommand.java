@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     "After each crash the database is reopened and checked: every acknowledged write there, no deleted intent back, verify clean. The work happens in a new temporary directory unless --db names one."},
         footer = {"", "Example:", "  tala crashtest --db /tmp/tala-crash --duration 60 --mode both --seed 7"})
 public final class CrashtestCommand implements Callable<Integer> {
-    @Option(names = "--db", paramLabel = "DIR",
+    @Option(names = "--db", paramLabel = "DIR", converter = NonEmptyPath.class,
             description = "Work directory (must not exist, or be empty; deleted when the test passes). Default: a new temporary directory.")
     Path workDir;
 

@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 
 /** The options every command shares: which database, and how to print. */
 public final class DbOptions {
-    @Option(names = "--db", paramLabel = "DIR", defaultValue = "./tala-data",
+    @Option(names = "--db", paramLabel = "DIR", converter = NonEmptyPath.class, defaultValue = "./tala-data",
             description = "The database directory (default: ${DEFAULT-VALUE}).")
     Path db;
 

@@ -51,7 +51,7 @@ public final class ImportCommand implements Callable<Integer> {
              CountingStream counted = new CountingStream(source.equals("-") ? System.in : Files.newInputStream(Path.of(source)))) {
             Utf8LineReader in = new Utf8LineReader(counted, MAX_LINE_BYTES);
             IntentLineParser parser = new IntentLineParser(db.dimension());
-            Progress progress = new Progress("importing", size, "B");
+            Progress progress = Progress.unlessJson(common.json(), "importing", size, "B");
             List<Integer> lineNumbers = new ArrayList<>();
             List<IntentLine> pending = new ArrayList<>();
             int lineNumber = 0;
@@ -83,6 +83,7 @@ public final class ImportCommand implements Callable<Integer> {
                 write(db, pending, lineNumbers, name); // the lines before it are imported, as for any bad line
                 throw e;
             } finally {
+                progress.update(counted.count); // the last batch is shorter than BATCH
                 progress.finish();
                 db.flush();
             }
@@ -177,6 +178,9 @@ public final class ImportCommand implements Callable<Integer> {
     }
 
     private static long fileSize(Path p) throws IOException {
+        if (Files.isDirectory(p)) {
+            throw new TalaException(p + " is a directory, not a file of JSON lines");
+        }
         try {
             return Files.size(p);
         } catch (NoSuchFileException e) {

@@ -70,6 +70,9 @@ public final class IntentLineParser {
                 p.nextToken();
                 readField(p, name, raw);
             }
+        } catch (StreamConstraintsException e) {
+            // Jackson reads a value together with its name, so the name is current either way.
+            throw tooLong(e, e.getOriginalMessage().startsWith("Name") ? null : p.currentName());
         } catch (InvalidIntentException e) {
             // Core's own field name (id, status) is the JSON name at the top level.
             throw CoreErrors.translate(e);
@@ -109,11 +112,23 @@ public final class IntentLineParser {
         }
     }
 
+    /**
+     * A string, number or name past Jackson's own limits, far past any field's: named by the
+     * field being read ({@code field}), or as a field name when {@code field} is null.
+     */
+    private static LineFormatException tooLong(StreamConstraintsException e, String field) {
+        String limit = " is too long to read (" + e.getOriginalMessage() + ")";
+        if (field == null) {
+            return new LineFormatException(null, "a field name" + limit);
+        }
+        return new LineFormatException(JsonValues.abbreviate(field), "the value" + limit
+                + (field.equals(LineField.COMMAND.json) ? "; a command may hold at most "
+                        + IntentLimits.MAX_COMMAND_BYTES + " bytes of UTF-8" : ""));
+    }
+
     private static RuntimeException failure(IOException e) {
         if (e instanceof StreamConstraintsException limit) {
-            // A string past Jackson's own limit (millions of characters): far past any field's.
-            return new LineFormatException(null, "a value is too long to read (" + limit.getOriginalMessage()
-                    + "); a command may hold at most " + IntentLimits.MAX_COMMAND_BYTES + " bytes of UTF-8");
+            return new LineFormatException(null, "a value is too long to read (" + limit.getOriginalMessage() + ")");
         }
         if (e instanceof JsonProcessingException jpe) {
             return new LineFormatException(null, "malformed JSON" + (jpe.getLocation() == null ? ""

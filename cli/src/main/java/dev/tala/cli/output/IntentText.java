@@ -4,15 +4,20 @@ import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.Outcome;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 
 /** How intents read in a terminal: times as dates, hashes in hex, long commands shortened. */
 public final class IntentText {
     private IntentText() {
     }
 
-    /** Nanoseconds since the epoch as an ISO instant with milliseconds. */
+    private static final DateTimeFormatter ISO_MILLIS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** Nanoseconds since the epoch as an ISO instant with milliseconds, always three digits. */
     public static String time(long epochNanos) {
-        return Instant.ofEpochSecond(0, epochNanos).toString().replaceAll("(\\.\\d{3})\\d*Z$", "$1Z");
+        return ISO_MILLIS.format(Instant.ofEpochSecond(0, epochNanos));
     }
 
     public static String shorten(String s, int max) {

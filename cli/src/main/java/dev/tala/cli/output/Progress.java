@@ -23,6 +23,11 @@ public final class Progress {
         this(label, total, unit, System.out, Terminal.isInteractive());
     }
 
+    /** A bar on a terminal, except under {@code --json}, whose output is for a program. */
+    public static Progress unlessJson(boolean json, String label, long total, String unit) {
+        return new Progress(label, total, unit, System.out, Terminal.isInteractive() && !json);
+    }
+
     public Progress(String label, long total, String unit, PrintStream out, boolean enabled) {
         this.label = label;
         this.total = total;

@@ -53,6 +53,18 @@ class IntentLineParserErrorsTest {
             rejects(Lines.put().with("command", "\"a\u0001b\""), null, "malformed JSON");
         }
 
+        /** Past Jackson's own limits: named by the field, and the command hint only for a command. */
+        @Test
+        void valuesAndNamesPastTheParsersLimits() {
+            rejects(Lines.put().with("timestamp", "9".repeat(2000)), "timestamp", "the value is too long to read",
+                    "Number value length (2000)");
+            LineFormatException number = rejects(Lines.put().with("timestamp", "9".repeat(2000)), "timestamp");
+            assertTrue(!number.getMessage().contains("command"), number.getMessage());
+            rejects(Lines.put().with("command", "\"" + "a".repeat(20_000_001) + "\""), "command",
+                    "the value is too long to read", "a command may hold at most");
+            rejects("{\"" + "n".repeat(60_000) + "\":1}", null, "a field name is too long to read");
+        }
+
         @Test
         void notAnObject() {
             rejects("[1,2,3]", null, "expected a JSON object", "an array");
