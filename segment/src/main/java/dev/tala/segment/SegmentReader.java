@@ -406,7 +406,7 @@ public final class SegmentReader implements AutoCloseable {
             synchronized (stringsLock) {
                 table = strings;
                 if (table == null) {
-                    table = StringTable.load(stringTable.bytes(), stringTable.entry(), rows, file);
+                    table = StringTable.load(stringTable.bytes(), stringTable.entry(), rows, putCount, file);
                     strings = table;
                 }
             }
@@ -428,6 +428,39 @@ public final class SegmentReader implements AutoCloseable {
                     + " has embedding slot " + slot + " but the segment holds " + putCount + " vectors");
         }
         return (int) slot;
+    }
+
+    /**
+     * The row holding embedding slot {@code slot}, found from {@code fromRow} on: the first row
+     * there that is not a tombstone, checked against its embed_slot entry. A reader walking the
+     * slots in order (a search scores vectors by slot) passes the row after the previous slot's.
+     * Row flags that disagree with the footer's put count or with embed_slot (which only a
+     * checksum collision or a hostile file gets past the checksums) are a CorruptionException.
+     */
+    public int rowOfSlot(int slot, int fromRow) {
+        int row = fromRow;
+        while (row < rows && isTombstone(row)) {
+            row++;
+        }
+        if (row >= rows) {
+            throw corrupt(offsetOf(RegionKind.ROW_FLAGS), "row_flags mark fewer rows as puts than the "
+                    + putCount + " the footer counts: no row holds embedding slot " + slot);
+        }
+        int stored = embeddingSlot(row);
+        if (stored != slot) {
+            throw corrupt(offsetOf(RegionKind.EMBED_SLOT) + (long) row * U32_BYTES, "row " + row
+                    + " has embedding slot " + stored + ", but it is put number " + slot + " by its row_flags");
+        }
+        return row;
+    }
+
+    /**
+     * A row a caller found where it should not be: a tombstone (by row_flags) where a time-range
+     * scan found a timestamp other than 0, which a writer never stores for one.
+     */
+    public CorruptionException tombstoneWithTimestamp(int row) {
+        return corrupt(offsetOf(RegionKind.ROW_FLAGS) + row, "row " + row + " is flagged a tombstone but has timestamp "
+                + Long.toUnsignedString(timestamp(row)));
     }
 
     /**

@@ -5,6 +5,7 @@ import static dev.tala.segment.format.TbfFormat.*;
 import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.model.IntentId;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.core.model.Relation;
 import dev.tala.core.model.Status;
 import dev.tala.segment.format.RegionKind;
@@ -77,6 +78,15 @@ final class SegmentVerifier {
                 // supply (a sparse file on a full tmpfs, an I/O error). Reported, not thrown.
                 CorruptionException problem = corrupt(0, "a mapped page could not be read (" + unreadable.getMessage()
                         + "; a full tmpfs cannot supply a page of a sparse file, or an I/O error)");
+                if (failFast) {
+                    throw problem;
+                }
+                problems.add(problem);
+            } catch (RuntimeException unexpected) {
+                // Damage that the checks before did not name, tripping this one: a finding, so
+                // that the other checks (and the other files of tala verify) still run.
+                CorruptionException problem = new CorruptionException(reader.path().toString(), 0,
+                        "unreadable (" + unexpected + ")", unexpected);
                 if (failFast) {
                     throw problem;
                 }
@@ -285,6 +295,11 @@ final class SegmentVerifier {
     }
 
     private void pointers(MemorySegment block, long regionAt, long count, String what) {
+        pointers(block, regionAt, count, what, Long.MAX_VALUE);
+    }
+
+    /** Also checks that no entry spans more than {@code maxSpan} edges (a row's own edges are limited). */
+    private void pointers(MemorySegment block, long regionAt, long count, String what, long maxSpan) {
         long previous = 0;
         for (long i = 0; i <= count; i++) {
             long p = block.get(U64, i * POINTER_BYTES);
@@ -292,6 +307,10 @@ final class SegmentVerifier {
             if (!ok || (i == count && p != e)) {
                 throw corrupt(regionAt + i * POINTER_BYTES, what + " pointer " + i + " is "
                         + Long.toUnsignedString(p) + ": pointers must start at 0, never decrease and end at " + e);
+            }
+            if (i > 0 && p - previous > maxSpan) {
+                throw corrupt(regionAt + i * POINTER_BYTES, what + " " + (i - 1) + " has " + (p - previous)
+                        + " edges, the limit is " + maxSpan);
             }
             previous = p;
         }
@@ -318,7 +337,7 @@ final class SegmentVerifier {
     private void forwardEdges() {
         MemorySegment csr = region(RegionKind.CSR);
         long regionAt = at(RegionKind.CSR);
-        pointers(csr, regionAt, n, "CSR row");
+        pointers(csr, regionAt, n, "CSR row", IntentLimits.MAX_EDGES);
         long entriesAt = (n + 1L) * POINTER_BYTES;
         for (long k = 0; k < e; k++) {
             entry(csr, regionAt, entriesAt + k * EDGE_ENTRY_BYTES, k, (long) n + f, "edge");

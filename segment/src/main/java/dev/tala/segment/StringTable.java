@@ -3,6 +3,7 @@ package dev.tala.segment;
 import static dev.tala.segment.format.TbfFormat.*;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
 import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import java.lang.foreign.MemorySegment;
@@ -100,9 +101,13 @@ public final class StringTable {
 
     /**
      * Checks the stored bytes of the string table region described by {@code entry}, decompresses
-     * them if needed, and returns a validated view.
+     * them if needed, and returns a validated view. A compressed table is allocated only at the
+     * size its zstd frame declares, and only when that is its {@code raw_length} and plausible
+     * for the rows: {@code putCount} commands of at most the command limit (tombstones store
+     * empty strings) and the offsets of every row. A hostile file cannot make it allocate more,
+     * and a frame that does not decompress is a CorruptionException like any other damage.
      */
-    public static StringTable load(MemorySegment stored, RegionEntry entry, long nodeCount, String file) {
+    public static StringTable load(MemorySegment stored, RegionEntry entry, long nodeCount, long putCount, String file) {
         int crc = Crc32c.of(stored, 0, stored.byteSize());
         if (crc != entry.crc()) {
             throw new CorruptionException(file, entry.offset(), "string table checksum mismatch (stored "
@@ -112,14 +117,27 @@ public final class StringTable {
         if (entry.encoding() == ENCODING_ZSTD) {
             long rawLength = entry.rawLength();
             long limit = Math.min(Integer.MAX_VALUE - 64L,
-                    nodeCount * ST_MAX_STRING_BYTES + (long) ST_OFFSET_BYTES * (nodeCount + 2));
+                    putCount * ST_MAX_STRING_BYTES + (long) ST_OFFSET_BYTES * (nodeCount + 2));
             if (rawLength < 0 || rawLength > limit || stored.byteSize() > Integer.MAX_VALUE - 64L) {
                 throw new CorruptionException(file, entry.offset(), "string table raw_length "
-                        + Long.toUnsignedString(rawLength) + " is not plausible for " + nodeCount + " rows");
+                        + Long.toUnsignedString(rawLength) + " is not plausible for " + nodeCount + " rows, "
+                        + putCount + " of them puts");
             }
             byte[] source = stored.toArray(ValueLayout.JAVA_BYTE);
+            long declared = Zstd.getFrameContentSize(source);
+            if (declared != rawLength) {
+                throw new CorruptionException(file, entry.offset(), "string table's zstd frame declares "
+                        + (declared < 0 ? "no content size" : declared + " bytes") + ", its raw_length "
+                        + rawLength);
+            }
             byte[] out = new byte[(int) rawLength];
-            long n = Zstd.decompressByteArray(out, 0, out.length, source, 0, source.length);
+            long n;
+            try {
+                n = Zstd.decompressByteArray(out, 0, out.length, source, 0, source.length);
+            } catch (ZstdException e) {
+                throw new CorruptionException(file, entry.offset(), "string table does not decompress ("
+                        + e.getMessage() + ")", e);
+            }
             if (Zstd.isError(n) || n != rawLength) {
                 throw new CorruptionException(file, entry.offset(), "string table does not decompress to "
                         + rawLength + " bytes" + (Zstd.isError(n) ? " (" + Zstd.getErrorName(n) + ")" : " (got " + n + ")"));

@@ -143,14 +143,11 @@ public final class SimilaritySearch {
         }
         float[] scores = new float[Math.min(CHUNK, r.putCount())];
         int row = 0;
-        int rows = r.rowCount();
         for (int from = 0; from < r.putCount(); from += CHUNK) {
             int to = Math.min(r.putCount(), from + CHUNK);
             VectorScoring.score(r.embeddingRegion(), r.stride(), from, to, r.dtype(), r.dimension(), query, metric, scores);
             for (int slot = from; slot < to; slot++) {
-                while (r.isTombstone(row)) {
-                    row++; // tombstones have no embedding slot: slots follow the live rows in order
-                }
+                row = r.rowOfSlot(slot, row); // tombstones have no slot: slots follow the live rows in order
                 float score = scores[slot - from];
                 long key = ((long) source << SOURCE_SHIFT) | row;
                 if (score == score && (top.size() < top.capacity() || score >= top.threshold())
@@ -160,9 +157,6 @@ public final class SimilaritySearch {
                 }
                 row++;
             }
-        }
-        if (row > rows) {
-            throw new IllegalStateException("slots outran rows in " + r.path());
         }
         return top;
     }

@@ -130,7 +130,11 @@ public final class TimeRangeScan {
 
         @Override
         Intent intent(int i) {
-            return reader.version(rows[i]).intent();
+            Intent intent = reader.version(rows[i]).intent();
+            if (intent == null) {
+                throw reader.tombstoneWithTimestamp(rows[i]);
+            }
+            return intent;
         }
     }
 
