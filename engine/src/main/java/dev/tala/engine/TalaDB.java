@@ -284,8 +284,16 @@ public final class TalaDB implements AutoCloseable {
         return SegmentHandle.metas(db.live().segments());
     }
 
-    /** Compacts the smallest run of segments covering every one that overlaps [from, to). */
+    /**
+     * Compacts the smallest run of segments covering every one that overlaps [from, to). An
+     * empty range ({@code from >= to}) holds nothing to compact: nothing is flushed or compacted,
+     * as a scan of it returns nothing.
+     */
     public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
+        checkOpen();
+        if (from >= to) {
+            return Optional.empty();
+        }
         return compacting(compactor -> compactor.compactRange(from, to, progress));
     }
 

@@ -134,7 +134,7 @@ public final class DatabaseOpener {
         WritePath writes = new WritePath(live, wal, visible, files, failure, () -> flusher[0].schedule(),
                 memtableBytes, options.maxImmutableMemtables(),
                 options.backgroundCompaction() ? options.level0StallSegments() : 0,
-                () -> compactorRef[0].settled());
+                () -> compactorRef[0].settled(), stored.embeddingType());
         Compactor compactor = new Compactor(fs, layout, live, manifest, files, failure, writes::flushProgressed,
                 new Compactor.Settings(options.compactionPolicy(), options.backgroundCompaction(),
                         options.compactionMoves(), options.compactionBytesPerSecond(), options.targetSegmentBytes(),
@@ -233,7 +233,7 @@ public final class DatabaseOpener {
             ReadView current = view;
             // Logs written before puts were stored as the database's type hold the floats as given.
             List<OpResolver.Resolved> resolved = OpResolver.resolve(StoredEmbeddings.of(record.ops(), embeddingType),
-                    id -> PointLookup.findLatest(current, id), false);
+                    id -> PointLookup.findLatest(current, id), false, embeddingType);
             for (int i = 0; i < resolved.size(); i++) {
                 OpResolver.Resolved r = resolved.get(i);
                 if (!r.skipped()) {

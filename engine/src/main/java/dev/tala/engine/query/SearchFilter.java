@@ -21,8 +21,11 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
     public SearchFilter {
         Objects.requireNonNull(statuses, "statuses");
         statuses = statuses.isEmpty() ? EnumSet.allOf(Status.class) : Set.copyOf(statuses);
-        if (fromTimestamp < 0 || toTimestamp < fromTimestamp) {
-            throw new IllegalArgumentException("time range [" + fromTimestamp + ", " + toTimestamp + ") is empty or negative");
+        // No intent has a negative timestamp: a range from below 0 starts at 0, as a scan's does.
+        fromTimestamp = Math.max(0, fromTimestamp);
+        toTimestamp = Math.max(0, toTimestamp);
+        if (toTimestamp < fromTimestamp) {
+            throw new IllegalArgumentException("time range [" + fromTimestamp + ", " + toTimestamp + ") ends before it starts");
         }
         if (!(minConfidence >= 0 && minConfidence <= 1)) {
             throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + minConfidence);

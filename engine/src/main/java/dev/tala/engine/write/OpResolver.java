@@ -4,6 +4,7 @@ import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
+import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.WalOp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,8 +14,10 @@ import java.util.function.Function;
 
 /**
  * Turns logged ops into the versions the memtable stores. Puts and deletes stand as they are;
- * an outcome update becomes the intent's newest version with status and outcome replaced. Ops
- * earlier in the same batch count, so a batch may put an intent and attach its outcome.
+ * an outcome update becomes the intent's newest version with status and outcome replaced, its
+ * embedding in the database's stored type (the newest version may come from a cold level,
+ * re-encoded in another type). Ops earlier in the same batch count, so a batch may put an
+ * intent and attach its outcome.
  */
 public final class OpResolver {
     /** What one op becomes: a put of {@code intent}, a tombstone, or nothing (a skipped update). */
@@ -35,8 +38,10 @@ public final class OpResolver {
      * @param latest the newest stored version of an id (any sequence number), or null
      * @param strict when true an outcome for an id with no live intent is an error (a new
      *               write); when false it is skipped (replay after a lenient recovery)
+     * @param stored the database's embedding type
      */
-    public static List<Resolved> resolve(List<WalOp> ops, Function<IntentId, IntentVersion> latest, boolean strict) {
+    public static List<Resolved> resolve(List<WalOp> ops, Function<IntentId, IntentVersion> latest, boolean strict,
+                                         EmbeddingType stored) {
         List<Resolved> out = new ArrayList<>(ops.size());
         Map<IntentId, Resolved> batch = ops.size() > 1 ? new HashMap<>() : Map.of();
         for (WalOp op : ops) {
@@ -51,7 +56,8 @@ public final class OpResolver {
                         }
                         yield new Resolved(o.id(), null, false);
                     }
-                    yield new Resolved(o.id(), base.withOutcome(o.status(), o.outcome()), false);
+                    yield new Resolved(o.id(), StoredEmbeddings.of(base.withOutcome(o.status(), o.outcome()), stored),
+                            false);
                 }
             };
             if (ops.size() > 1 && !r.skipped()) {

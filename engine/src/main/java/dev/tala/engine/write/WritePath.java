@@ -7,8 +7,10 @@ import dev.tala.engine.read.PointLookup;
 import dev.tala.engine.view.LiveState;
 import dev.tala.engine.view.ReadView;
 import dev.tala.engine.view.VisibleSequence;
+import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,6 +50,7 @@ public final class WritePath {
     private final int maxImmutables;
     private final int level0Limit;
     private final BooleanSupplier compactionSettled;
+    private final EmbeddingType storedType;
     private volatile boolean closed;
 
     private final AtomicLong writes = new AtomicLong();
@@ -60,10 +63,11 @@ public final class WritePath {
      *                          this (0: never, when no background compaction will reduce them)
      * @param compactionSettled true while the compaction policy has nothing to run; a stall for
      *                          level 0 ends then, since waiting longer would change nothing
+     * @param storedType        the database's embedding type, which an outcome update's version is stored in
      */
     public WritePath(LiveState live, WriteAheadLog wal, VisibleSequence visible, FileNumbers files,
                      FailureState failure, Runnable scheduleFlush, long memtableBytes, int maxImmutables,
-                     int level0Limit, BooleanSupplier compactionSettled) {
+                     int level0Limit, BooleanSupplier compactionSettled, EmbeddingType storedType) {
         this.live = live;
         this.wal = wal;
         this.visible = visible;
@@ -74,6 +78,7 @@ public final class WritePath {
         this.maxImmutables = maxImmutables;
         this.level0Limit = level0Limit;
         this.compactionSettled = compactionSettled;
+        this.storedType = storedType;
     }
 
     /**
@@ -91,7 +96,7 @@ public final class WritePath {
             failure.checkWritable();
             makeRoom();
             List<OpResolver.Resolved> resolved = resolve(ops);
-            long first = wal.append(ops);
+            long first = wal.append(logged(ops, resolved));
             MemTable memtable = live.active();
             for (int i = 0; i < resolved.size(); i++) {
                 OpResolver.Resolved r = resolved.get(i);
@@ -133,19 +138,39 @@ public final class WritePath {
         mutex.lock();
     }
 
+    /**
+     * The ops as the WAL records them: an outcome update as the put of the version it resolved
+     * to. Replay then restores that version as it was acknowledged. Resolving the update again
+     * on replay would build on the intent's older version as it is by then, and a compaction into
+     * a cold level may have re-encoded its embedding meanwhile, so a restart changed what get
+     * returned. Decoding still accepts outcome records (logs written before).
+     */
+    private static List<WalOp> logged(List<WalOp> ops, List<OpResolver.Resolved> resolved) {
+        List<WalOp> logged = null;
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i) instanceof WalOp.AttachOutcome) {
+                if (logged == null) {
+                    logged = new ArrayList<>(ops);
+                }
+                logged.set(i, new WalOp.Put(resolved.get(i).intent()));
+            }
+        }
+        return logged == null ? ops : logged;
+    }
+
     private List<OpResolver.Resolved> resolve(List<WalOp> ops) {
         boolean needsLookup = false;
         for (WalOp op : ops) {
             needsLookup |= op instanceof WalOp.AttachOutcome;
         }
         if (!needsLookup) {
-            return OpResolver.resolve(ops, id -> null, true);
+            return OpResolver.resolve(ops, id -> null, true, storedType);
         }
         // Under the mutex the view's active memtable is the one being written: it holds every
         // earlier write, acknowledged or not, which is what a later outcome must build on.
         ReadView view = live.acquire();
         try {
-            return OpResolver.resolve(ops, id -> PointLookup.findLatest(view, id), true);
+            return OpResolver.resolve(ops, id -> PointLookup.findLatest(view, id), true, storedType);
         } finally {
             view.release();
         }

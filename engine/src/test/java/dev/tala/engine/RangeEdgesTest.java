@@ -1,0 +1,51 @@
+package dev.tala.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tala.compaction.CompactionProgress;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.engine.query.SearchFilter;
+import dev.tala.wal.Durability;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Time ranges at their edges mean the same to scan, search and compactRange. */
+class RangeEdgesTest {
+    @TempDir
+    Path dir;
+
+    private static Intent intent(long timestamp) {
+        return Intent.builder().id(IntentId.of(1, 1)).timestampNs(timestamp).embedding(new float[] {1, 0, 0, 0}).build();
+    }
+
+    private Options options() {
+        return Options.builder().dimension(4).durability(Durability.none()).backgroundCompaction(false).build();
+    }
+
+    /** An empty range compacts nothing and flushes nothing (it threw after flushing). */
+    @Test
+    void compactRangeOfAnEmptyRangeIsANoOp() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(intent(10));
+            assertEquals(List.of(), db.scan(10, 10, 10));
+            assertEquals(Optional.empty(), db.compactRange(10, 10, CompactionProgress.Listener.NONE));
+            assertEquals(Optional.empty(), db.compactRange(11, 10, CompactionProgress.Listener.NONE));
+            assertEquals(0, db.liveSegments().size(), "nothing was flushed");
+        }
+    }
+
+    /** A range from below 0 starts at 0 for a search filter as for a scan (the filter refused it). */
+    @Test
+    void aSearchFilterFromBelowZeroStartsAtZeroAsAScanDoes() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(intent(10));
+            assertEquals(1, db.scan(-5, 20, 10).size());
+            assertEquals(1, db.search(new float[] {1, 0, 0, 0}, 5, SearchFilter.ALL.withTimeRange(-5, 20)).size());
+            assertEquals(0, db.search(new float[] {1, 0, 0, 0}, 5, SearchFilter.ALL.withTimeRange(-5, 10)).size());
+        }
+    }
+}
