@@ -315,6 +315,33 @@ class CliSubprocessTest {
         assertTrue(described.get("problems").size() > 0, inspect.out());
         assertTrue(tala(null, "inspect", cut.toString()).out().contains("problem"), "the text form prints");
         fails("is a directory", null, "inspect", damaged.toString());
+
+        // What every open refuses, verify reports, though every checksum matches: a bit flip in
+        // OPTIONS that changes the dimension (the open blamed the first segment), and a segment
+        // whose header names another id (header checksum recomputed: a file restored under the
+        // wrong name). verify called both clean.
+        Path otherDimension = work.resolve("other-dimension");
+        FileTrees.copy(db, otherDimension);
+        Path options = otherDimension.resolve("OPTIONS");
+        Files.writeString(options, Files.readString(options).replace("dimension=" + DIM, "dimension=" + (DIM + 1)));
+        Run dimension = tala(null, "verify", "--db", otherDimension.toString());
+        assertEquals(1, dimension.exit(), dimension.out());
+        assertTrue(dimension.out().contains("embedding dimension " + DIM + ", but OPTIONS says " + (DIM + 1)),
+                dimension.out());
+        Path renamed = work.resolve("renamed");
+        FileTrees.copy(db, renamed);
+        Path first;
+        try (var files = Files.list(renamed.resolve("segments"))) {
+            first = files.filter(f -> f.toString().endsWith(".tbf")).sorted().findFirst().orElseThrow();
+        }
+        byte[] header = Files.readAllBytes(first);
+        java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        h.putLong(8, h.getLong(8) + 1000);
+        h.putInt(104, dev.tala.core.checksum.Crc32c.of(header, 0, 104));
+        Files.write(first, header);
+        Run wrongId = tala(null, "verify", "--db", renamed.toString());
+        assertEquals(1, wrongId.exit(), wrongId.out());
+        assertTrue(wrongId.out().contains("header names segment"), wrongId.out());
     }
 
     @Test

@@ -12,12 +12,14 @@ import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalOp;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -30,14 +32,23 @@ public final class DatabaseVerifier {
     }
 
     public static VerifyReport verify(FileLayer fs, DatabaseLayout layout) {
+        return verify(fs, layout, OptionalInt.empty());
+    }
+
+    /**
+     * Also checks that every listed segment and every WAL put has the database's embedding
+     * {@code dimension} (from OPTIONS, which this module does not read), as an open does.
+     */
+    public static VerifyReport verify(FileLayer fs, DatabaseLayout layout, OptionalInt dimension) {
         try (DirectoryLock lock = fs.lock(layout.lockFile())) {
-            return verifyLocked(fs, layout);
+            return verifyLocked(fs, layout, dimension);
         } catch (IOException e) {
             throw new StorageException("cannot verify " + layout.dir(), e);
         }
     }
 
-    private static VerifyReport verifyLocked(FileLayer fs, DatabaseLayout layout) throws IOException {
+    private static VerifyReport verifyLocked(FileLayer fs, DatabaseLayout layout, OptionalInt dimension)
+            throws IOException {
         List<Problem> problems = new ArrayList<>();
         int files = 0;
         long bytes = 0;
@@ -73,6 +84,15 @@ public final class DatabaseVerifier {
             files++;
             bytes += fs.size(p);
             try (SegmentReader reader = SegmentReader.open(fs, p)) {
+                // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
+                if (reader.header().segmentId() != id) {
+                    problems.add(new Problem(p.toString(), 8, "header names segment " + reader.header().segmentId()
+                            + " but the file is segment " + id + " (an open refuses this)"));
+                }
+                if (dimension.isPresent() && reader.dimension() != dimension.getAsInt()) {
+                    problems.add(new Problem(p.toString(), 0, "embedding dimension " + reader.dimension()
+                            + ", but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
+                }
                 for (CorruptionException e : reader.verifyAll()) {
                     problems.add(new Problem(e.file(), e.offset(), e.what()));
                 }
@@ -93,7 +113,19 @@ public final class DatabaseVerifier {
         }
         long reached = state.lastSequence();
         try {
-            ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED, r -> { });
+            List<String> wrongDimension = new ArrayList<>();
+            ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED,
+                    r -> {
+                        for (WalOp op : r.ops()) {
+                            if (wrongDimension.isEmpty() && dimension.isPresent() && op instanceof WalOp.Put put
+                                    && put.intent().dimension() != dimension.getAsInt()) {
+                                wrongDimension.add("the WAL holds an intent of embedding dimension "
+                                        + put.intent().dimension() + " (sequence " + r.firstSequence()
+                                        + "), but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)");
+                            }
+                        }
+                    });
+            wrongDimension.forEach(what -> problems.add(new Problem(layout.walDir().toString(), 0, what)));
             reached = Math.max(reached, replay.lastSequence());
             for (ReplayReport.FileReport f : replay.files()) {
                 for (ReplayReport.Skipped s : f.skipped()) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,7 +33,7 @@ public final class VerifyCommand implements Callable<Integer> {
         if (!Files.exists(layout.optionsFile())) {
             throw new TalaException("no database at " + layout.dir());
         }
-        VerifyReport report = withOptionsChecked(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout), layout);
+        VerifyReport report = withOptionsChecked(layout);
         if (common.json()) {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("clean", report.isClean());
@@ -53,12 +54,19 @@ public final class VerifyCommand implements Callable<Integer> {
         return report.isClean() ? 0 : 1;
     }
 
-    /** OPTIONS has no checksum, but a value an open refuses is damage all the same. */
-    private static VerifyReport withOptionsChecked(VerifyReport report, DatabaseLayout layout) {
+    /**
+     * Verifies the files against the dimension OPTIONS gives. OPTIONS has no checksum, but a
+     * value an open refuses is damage all the same; a changed dimension shows as every segment
+     * disagreeing with it.
+     */
+    private static VerifyReport withOptionsChecked(DatabaseLayout layout) {
         try {
-            StoredOptions.read(LocalFileLayer.INSTANCE, layout.optionsFile());
-            return report;
+            StoredOptions stored = StoredOptions.read(LocalFileLayer.INSTANCE, layout.optionsFile());
+            VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout,
+                    OptionalInt.of(stored.dimension()));
+            return new VerifyReport(report.problems(), report.filesChecked() + 1, report.bytesChecked());
         } catch (CorruptionException e) {
+            VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
             List<VerifyReport.Problem> problems = new ArrayList<>(report.problems());
             problems.addFirst(new VerifyReport.Problem(e.file(), e.offset(), e.what()));
             return new VerifyReport(problems, report.filesChecked() + 1, report.bytesChecked());

@@ -89,8 +89,10 @@ public final class DatabaseOpener {
         for (Map.Entry<Long, SegmentReader> e : recovery.segments().entrySet()) {
             SegmentReader reader = e.getValue();
             if (reader.dimension() != stored.dimension()) {
+                // Either side may be the damaged one: a segment, or OPTIONS (no checksum) edited.
                 throw new CorruptionException(reader.path().toString(), 40, "embedding dimension "
-                        + reader.dimension() + " differs from the database's " + stored.dimension());
+                        + reader.dimension() + " differs from the database's " + stored.dimension() + ", which "
+                        + layout.optionsFile() + " gives (tala verify lists every file that disagrees)");
             }
             SegmentMeta meta = manifestState.segments().get(e.getKey());
             handles.add(new SegmentHandle(reader, meta));
