@@ -131,20 +131,32 @@ final class WalFileScanner {
         }
     }
 
+    /** What {@link #nextIntactRecordAfter} returns when it gave up before it could tell. */
+    static final long UNDECIDED = -2;
+
     /**
-     * The offset of the first intact record that starts after {@code offset}, or -1. Used to
-     * tell a torn tail (nothing intact follows) from corruption in the middle, and to resume
-     * after a skipped record. Cheap checks first: the header checksum rejects almost every
-     * offset before the payload is looked at.
+     * The offset of the first intact record that starts after {@code offset}, -1 when there is
+     * none, or {@link #UNDECIDED}. Used to tell a torn tail (nothing intact follows) from
+     * corruption in the middle, and to resume after a skipped record. Cheap checks first: the
+     * header checksum rejects almost every offset before the payload is looked at. Only a
+     * hostile file passes it at many offsets, each claiming a long payload: checking every one
+     * would take time quadratic in the file's size, so the payload bytes checked are capped at a
+     * few times the file's size, and past that the search gives up.
      */
     long nextIntactRecordAfter(long offset) {
         // A record's header checksum is never zero over zero bytes, so no record starts past the
         // last non-zero byte: a long zero-filled tail is not searched byte by byte.
         long last = Math.min(file.byteSize() - WalFormat.RECORD_HEADER_BYTES, lastNonZero());
+        long budget = 4 * file.byteSize() + (1L << 20);
         for (long at = offset + 1; at <= last; at++) {
-            if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)
-                    && stepAt(at) instanceof Intact) {
-                return at;
+            if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)) {
+                budget -= Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET));
+                if (budget < 0) {
+                    return UNDECIDED;
+                }
+                if (stepAt(at) instanceof Intact) {
+                    return at;
+                }
             }
         }
         return -1;

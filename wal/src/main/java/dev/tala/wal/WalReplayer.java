@@ -146,7 +146,7 @@ public final class WalReplayer {
             long offset;
             if (headerProblem != null) {
                 // Only the newest file can have a half-written header: it was being created.
-                if (newest && scanner.nextIntactRecordAfter(0) < 0 && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+                if (newest && scanner.nextIntactRecordAfter(0) == -1 && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
                     droppedTail = size;
                     return;
                 }
@@ -266,7 +266,7 @@ public final class WalReplayer {
                     // would have made the damaged bytes durable), so nothing after it was
                     // acknowledged in SYNC mode.
                     boolean lostWrites = newest && !inHeader && next >= 0 && scanner.looksLikeLostWrites(offset, next);
-                    if (newest && !inHeader && (next < 0 || lostWrites)) {
+                    if (newest && !inHeader && (next == -1 || lostWrites)) {
                         droppedTail = dataEnd - offset;
                         if (lostWrites) {
                             lostWritesBefore = what + ", then zeros where writes were lost, then intact records"
@@ -283,6 +283,12 @@ public final class WalReplayer {
                     return -1;
                 }
                 case SKIP_CORRUPTED -> {
+                    if (next == WalFileScanner.UNDECIDED) {
+                        skipped.add(new ReplayReport.Skipped(offset, dataEnd - offset, what + "; the rest of the"
+                                + " file was not searched for intact records: too many record headers in it pass"
+                                + " their checksum"));
+                        return -1;
+                    }
                     if (next < 0) {
                         droppedTail = dataEnd - offset;
                         return -1;

@@ -51,10 +51,14 @@ public final class ManifestReader {
         while (offset < bytes.length) {
             String problem = problemAt(in, offset);
             if (problem != null) {
-                if (nextIntactEditAfter(in, offset) < 0) {
+                int next = nextIntactEditAfter(in, offset);
+                if (next == -1) {
                     return new Result(state, edits, offset, bytes.length - offset);
                 }
-                throw new CorruptionException(name, offset, problem + " (an intact edit follows, so this is not a torn tail)");
+                throw new CorruptionException(name, offset, problem + (next == UNDECIDED
+                        ? " (not taken for a torn tail: too many edit headers after it pass their checksum to"
+                                + " search them all for an intact edit)"
+                        : " (an intact edit follows, so this is not a torn tail)"));
             }
             int length = in.getInt(offset);
             ByteBuffer payload = in.slice(offset + ManifestFormat.EDIT_HEADER_BYTES, length);
@@ -91,10 +95,26 @@ public final class ManifestReader {
         return null;
     }
 
+    /** What {@link #nextIntactEditAfter} returns when it gave up before it could tell. */
+    private static final int UNDECIDED = -2;
+
+    /**
+     * The offset of the first intact edit after {@code offset}, -1 when there is none, or
+     * {@link #UNDECIDED}. Only a hostile file has edit headers whose own checksum matches at
+     * many offsets, each claiming a long edit: checking every one would take time quadratic in
+     * the file's size, so the edit bytes checked are capped at a few times the file's size.
+     */
     private static int nextIntactEditAfter(ByteBuffer in, int offset) {
+        long budget = 4L * in.limit() + (1L << 20);
         for (int at = offset + 1; at + ManifestFormat.EDIT_HEADER_BYTES <= in.limit(); at++) {
-            if (problemAt(in, at) == null) {
-                return at;
+            if (in.getInt(at + 8) == Crc32c.of(in.array(), at, 8)) {
+                budget -= Integer.toUnsignedLong(in.getInt(at));
+                if (budget < 0) {
+                    return UNDECIDED;
+                }
+                if (problemAt(in, at) == null) {
+                    return at;
+                }
             }
         }
         return -1;
