@@ -294,15 +294,15 @@ class LsmModelPropertyTest {
         }
         // edges
         for (IntentId id : w.pool) {
-            assertEquals(sortedHops(expectedFrom(model, id)), sortedHops(s.edgesFrom(id)), "edgesFrom " + id + " " + ctx);
-            assertEquals(sortedHops(expectedTo(model, id)), sortedHops(s.edgesTo(id)), "edgesTo " + id + " " + ctx);
+            assertEquals(sortedHops(GraphModel.expectedFrom(model, id, 1)), sortedHops(s.edgesFrom(id)), "edgesFrom " + id + " " + ctx);
+            assertEquals(sortedHops(GraphModel.expectedTo(model, id, 1)), sortedHops(s.edgesTo(id)), "edgesTo " + id + " " + ctx);
         }
         for (int q = 0; q < 6; q++) {
             IntentId id = w.pool.get(w.r.nextInt(w.pool.size()));
             int depth = 1 + w.r.nextInt(3);
             dev.tala.engine.query.Direction direction = dev.tala.engine.query.Direction.values()[w.r.nextInt(3)];
             Set<Relation> relations = w.r.nextBoolean() ? Set.of() : EnumSet.of(Relation.values()[w.r.nextInt(5)]);
-            assertEquals(sortedHops(expectedTraversal(model, id, depth, relations, direction)),
+            assertEquals(sortedHops(GraphModel.expectedTraversal(model, id, depth, relations, direction)),
                     sortedHops(s.traverse(id, depth, relations, direction)), "traverse " + id + " " + ctx);
         }
         long maxTs = model.values().stream().mapToLong(Intent::timestampNs).max().orElse(-1);
@@ -355,80 +355,10 @@ class LsmModelPropertyTest {
         }
     }
 
-    private static List<Hop> expectedTraversal(Map<IntentId, Intent> model, IntentId start, int maxDepth,
-                                               Set<Relation> relations, Direction direction) {
-        List<Hop> edges = new ArrayList<>();
-        for (Intent source : model.values()) {
-            for (Hop h : expectedFromDepth(model, source.id(), 0)) {
-                if (relations.isEmpty() || relations.contains(h.relation())) {
-                    edges.add(h);
-                }
-            }
-        }
-        boolean outgoing = direction != Direction.INCOMING;
-        boolean incoming = direction != Direction.OUTGOING;
-        Map<IntentId, Integer> distance = new HashMap<>();
-        if (model.containsKey(start)) {
-            distance.put(start, 0);
-        }
-        for (int d = 0; d < maxDepth - 1; d++) {
-            for (Hop e : edges) {
-                if (outgoing && Integer.valueOf(d).equals(distance.get(e.from()))) {
-                    distance.putIfAbsent(e.to(), d + 1);
-                }
-                if (incoming && Integer.valueOf(d).equals(distance.get(e.to()))) {
-                    distance.putIfAbsent(e.from(), d + 1);
-                }
-            }
-        }
-        List<Hop> out = new ArrayList<>();
-        for (Hop e : edges) {
-            int nearest = Integer.MAX_VALUE;
-            if (outgoing && distance.containsKey(e.from())) {
-                nearest = distance.get(e.from());
-            }
-            if (incoming && distance.containsKey(e.to())) {
-                nearest = Math.min(nearest, distance.get(e.to()));
-            }
-            if (nearest < maxDepth) {
-                out.add(new Hop(e.from(), e.to(), e.relation(), e.weight(), nearest + 1));
-            }
-        }
-        return out;
-    }
 
 
-    static List<Hop> expectedFromDepth(Map<IntentId, Intent> model, IntentId id, int depth) {
-        return expectedFrom(model, id).stream().map(h -> new Hop(h.from(), h.to(), h.relation(), h.weight(), depth)).toList();
-    }
 
-    static List<Hop> expectedFrom(Map<IntentId, Intent> model, IntentId id) {
-        Intent i = model.get(id);
-        List<Hop> out = new ArrayList<>();
-        if (i != null) {
-            for (Edge e : i.edges()) {
-                if (model.containsKey(e.target())) {
-                    out.add(new Hop(id, e.target(), e.relation(), e.weight(), 1));
-                }
-            }
-        }
-        return out;
-    }
 
-    static List<Hop> expectedTo(Map<IntentId, Intent> model, IntentId id) {
-        List<Hop> out = new ArrayList<>();
-        if (!model.containsKey(id)) {
-            return out;
-        }
-        for (Intent source : model.values()) {
-            for (Edge e : source.edges()) {
-                if (e.target().equals(id)) {
-                    out.add(new Hop(source.id(), id, e.relation(), e.weight(), 1));
-                }
-            }
-        }
-        return out;
-    }
 
     static List<String> sortedHops(List<Hop> hops) {
         return hops.stream().map(Hop::toString).sorted().toList();

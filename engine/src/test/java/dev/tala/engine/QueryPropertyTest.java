@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.io.FileTrees;
-import dev.tala.core.model.Edge;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Relation;
@@ -21,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,13 +153,13 @@ class QueryPropertyTest {
     private static void checkGraph(Snapshot s, Map<IntentId, Intent> model, List<IntentId> ids, Random random) {
         for (int q = 0; q < 15 && !ids.isEmpty(); q++) {
             IntentId id = ids.get(random.nextInt(ids.size()));
-            assertEquals(expectedFrom(model, id, 1), s.edgesFrom(id), "edgesFrom " + id);
-            assertEquals(sorted(expectedTo(model, id, 1)), sorted(s.edgesTo(id)), "edgesTo " + id);
+            assertEquals(GraphModel.expectedFrom(model, id, 1), s.edgesFrom(id), "edgesFrom " + id);
+            assertEquals(sorted(GraphModel.expectedTo(model, id, 1)), sorted(s.edgesTo(id)), "edgesTo " + id);
             int depth = 1 + random.nextInt(3);
             Direction direction = Direction.values()[random.nextInt(3)];
             Set<Relation> relations = random.nextBoolean() ? Set.of()
                     : EnumSet.of(Relation.values()[random.nextInt(5)], Relation.values()[random.nextInt(5)]);
-            assertEquals(sorted(expectedTraversal(model, id, depth, relations, direction)),
+            assertEquals(sorted(GraphModel.expectedTraversal(model, id, depth, relations, direction)),
                     sorted(s.traverse(id, depth, relations, direction)),
                     "traverse " + id + " depth " + depth + " " + direction + " " + relations);
         }
@@ -248,82 +246,6 @@ class QueryPropertyTest {
             nbF32 += b.embedding(i) * b.embedding(i);
         }
         return naF32 == 0 || nbF32 == 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
-    }
-
-    private static List<Hop> expectedFrom(Map<IntentId, Intent> model, IntentId id, int depth) {
-        Intent i = model.get(id);
-        List<Hop> out = new ArrayList<>();
-        if (i != null) {
-            for (Edge e : i.edges()) {
-                if (model.containsKey(e.target())) {
-                    out.add(new Hop(id, e.target(), e.relation(), e.weight(), depth));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static List<Hop> expectedTo(Map<IntentId, Intent> model, IntentId id, int depth) {
-        List<Hop> out = new ArrayList<>();
-        if (!model.containsKey(id)) {
-            return out;
-        }
-        for (Intent source : model.values()) {
-            for (Edge e : source.edges()) {
-                if (e.target().equals(id)) {
-                    out.add(new Hop(source.id(), id, e.relation(), e.weight(), depth));
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Written from the rule rather than as a second breadth-first loop: the distance of every
-     * node from {@code start} along edges of the allowed relations and direction; an edge is
-     * reported once when an endpoint it may be followed from lies within {@code maxDepth - 1},
-     * at one plus the smaller such distance.
-     */
-    private static List<Hop> expectedTraversal(Map<IntentId, Intent> model, IntentId start, int maxDepth,
-                                               Set<Relation> relations, Direction direction) {
-        List<Hop> edges = new ArrayList<>();
-        for (Intent source : model.values()) {
-            for (Hop h : expectedFrom(model, source.id(), 0)) {
-                if (relations.isEmpty() || relations.contains(h.relation())) {
-                    edges.add(h);
-                }
-            }
-        }
-        boolean outgoing = direction != Direction.INCOMING;
-        boolean incoming = direction != Direction.OUTGOING;
-        Map<IntentId, Integer> distance = new HashMap<>();
-        if (model.containsKey(start)) {
-            distance.put(start, 0);
-        }
-        for (int d = 0; d < maxDepth - 1; d++) {
-            for (Hop e : edges) {
-                if (outgoing && Integer.valueOf(d).equals(distance.get(e.from()))) {
-                    distance.putIfAbsent(e.to(), d + 1);
-                }
-                if (incoming && Integer.valueOf(d).equals(distance.get(e.to()))) {
-                    distance.putIfAbsent(e.from(), d + 1);
-                }
-            }
-        }
-        List<Hop> out = new ArrayList<>();
-        for (Hop e : edges) {
-            int nearest = Integer.MAX_VALUE;
-            if (outgoing && distance.containsKey(e.from())) {
-                nearest = distance.get(e.from());
-            }
-            if (incoming && distance.containsKey(e.to())) {
-                nearest = Math.min(nearest, distance.get(e.to()));
-            }
-            if (nearest < maxDepth) {
-                out.add(new Hop(e.from(), e.to(), e.relation(), e.weight(), nearest + 1));
-            }
-        }
-        return out;
     }
 
     private static List<String> sorted(List<Hop> hops) {
