@@ -121,7 +121,8 @@ public final class TalaDB implements AutoCloseable {
     }
 
     /**
-     * Sets the status and outcome of an existing intent.
+     * Sets the status and outcome of an existing intent. The WAL records the whole new version
+     * (as large as a put of the intent), so that a restart restores it as it was acknowledged.
      *
      * @param outcome the outcome, or null to clear it
      * @throws dev.tala.core.error.InvalidIntentException if no live intent has this id

@@ -9,7 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** Several writes applied atomically: after a crash either all of them are there or none. */
+/**
+ * Several writes applied atomically: after a crash either all of them are there or none. A
+ * batch is one WAL record, of at most 64 MiB encoded; an outcome update counts as the whole
+ * intent it produces (the log records that version, see docs/FORMAT.md), so a batch of many
+ * outcome updates of large intents can be refused where their small ops would have fitted.
+ */
 public final class WriteBatch {
     private final List<WalOp> ops = new ArrayList<>();
 

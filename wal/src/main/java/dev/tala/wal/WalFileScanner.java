@@ -150,9 +150,15 @@ final class WalFileScanner {
         long budget = 4 * file.byteSize() + (1L << 20);
         for (long at = offset + 1; at <= last; at++) {
             if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)) {
-                budget -= Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET));
-                if (budget < 0) {
-                    return UNDECIDED;
+                // Only a length stepAt will read counts: one past the limit or the file's end is
+                // refused unread (a torn write's surviving header often claims such a payload).
+                long length = Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET));
+                if (length <= WalFormat.MAX_PAYLOAD_BYTES
+                        && length <= file.byteSize() - at - WalFormat.RECORD_HEADER_BYTES) {
+                    budget -= length;
+                    if (budget < 0) {
+                        return UNDECIDED;
+                    }
                 }
                 if (stepAt(at) instanceof Intact) {
                     return at;

@@ -7,6 +7,7 @@ import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
+import dev.tala.engine.open.StoredOptions;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
@@ -24,6 +25,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -123,16 +125,22 @@ public class EngineBenchmarks {
         return l.db.traverse(l.nextId(), 3, Set.of(), Direction.OUTGOING);
     }
 
-    /** An empty database taking puts with NONE durability. */
+    /**
+     * An empty database taking puts with NONE durability, storing embeddings as {@code dtype}
+     * (a lossy type converts each put's floats to what it reads back as, before the log).
+     */
     @State(Scope.Benchmark)
     public static class Empty {
+        @Param({"f32"})
+        String dtype;
         Path dir;
         TalaDB db;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
             dir = Files.createTempDirectory("engine-put");
-            db = TalaDB.open(dir, Options.builder().dimension(BenchData.DIMENSION).durability(Durability.none()).build());
+            db = TalaDB.open(dir, Options.builder().dimension(BenchData.DIMENSION).durability(Durability.none())
+                    .embeddingType(StoredOptions.parseType(dtype, "dtype")).build());
         }
 
         @TearDown(Level.Trial)

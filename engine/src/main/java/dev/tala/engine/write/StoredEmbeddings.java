@@ -12,8 +12,10 @@ import java.util.List;
  * Gives the intents of a write the embedding their database's stored type reads back as
  * ({@link EmbeddingCodec#stored}), before the write is logged. A database of f16, bf16 or int8
  * then holds the same floats in its WAL, its memtable and its segments, and a flush, which no
- * caller asks for, changes neither what {@code get} returns nor any search score. An f32
- * database keeps the floats as given.
+ * caller asks for, does not change what {@code get} returns. Search scores the same values, but
+ * a segment's kernel for the stored type sums in another order than the memtable's f32 kernel,
+ * so a score may move in its last bits (and two near-equal hits swap) when the intent is
+ * flushed. An f32 database keeps the floats as given.
  */
 public final class StoredEmbeddings {
     private StoredEmbeddings() {

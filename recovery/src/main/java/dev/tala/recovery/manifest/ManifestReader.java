@@ -108,9 +108,14 @@ public final class ManifestReader {
         long budget = 4L * in.limit() + (1L << 20);
         for (int at = offset + 1; at + ManifestFormat.EDIT_HEADER_BYTES <= in.limit(); at++) {
             if (in.getInt(at + 8) == Crc32c.of(in.array(), at, 8)) {
-                budget -= Integer.toUnsignedLong(in.getInt(at));
-                if (budget < 0) {
-                    return UNDECIDED;
+                // Only a length problemAt will hash counts: an impossible one is refused unread.
+                long length = Integer.toUnsignedLong(in.getInt(at));
+                if (length <= ManifestFormat.MAX_EDIT_BYTES
+                        && length <= in.limit() - at - ManifestFormat.EDIT_HEADER_BYTES) {
+                    budget -= length;
+                    if (budget < 0) {
+                        return UNDECIDED;
+                    }
                 }
                 if (problemAt(in, at) == null) {
                     return at;
