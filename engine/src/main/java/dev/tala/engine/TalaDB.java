@@ -149,7 +149,21 @@ public final class TalaDB implements AutoCloseable {
 
     private long write(List<WalOp> ops) {
         checkOpen();
+        refuseInCompactionListener("a write");
         return db.writes().write(StoredEmbeddings.of(ops, embeddingType()));
+    }
+
+    /**
+     * A compaction's progress listener runs on the compaction's thread, which holds the
+     * compaction lock: a write there can stall until a compaction runs (too many level-0
+     * segments), which waits for that lock, and a flush waits for work that may stall the same
+     * way. Refused with a clear error instead of hanging; reads are fine.
+     */
+    private void refuseInCompactionListener(String what) {
+        if (db.compactor().compactingOnThisThread()) {
+            throw new IllegalStateException(what + " was made from a compaction's progress listener, on the thread"
+                    + " running that compaction; make it once compact returns");
+        }
     }
 
     private void checkIntent(Intent intent) {
@@ -211,6 +225,7 @@ public final class TalaDB implements AutoCloseable {
     /** Writes everything in memory to segments and waits until it is there. */
     public void flush() {
         checkOpen();
+        refuseInCompactionListener("flush()");
         MemTable frozen = db.writes().freezeActive();
         // Wait for what was in memory at the call only: frozen memtables flush oldest first, so
         // once the newest of them is gone, all are. Waiting for none to be left at all never ends
@@ -232,7 +247,10 @@ public final class TalaDB implements AutoCloseable {
 
     /**
      * Compacts every segment into one sorted run, dropping tombstones and shadowed versions.
-     * Writes continue meanwhile; reads never wait.
+     * Writes continue meanwhile; reads never wait. {@code progress} is called on the thread
+     * running the compaction: it may read the database, and may throw to abort the compaction,
+     * but a write, flush, compaction or close from it is refused (IllegalStateException), since
+     * each could wait for the compaction it is called from.
      *
      * @return what the compaction did, or empty if there was nothing to compact
      */
@@ -257,6 +275,7 @@ public final class TalaDB implements AutoCloseable {
     /** Flushes, runs {@code call} on this thread, and turns what it throws into the API's errors. */
     private <T> T compacting(CompactionCall<T> call) {
         checkOpen();
+        refuseInCompactionListener("a compaction");
         flush();
         try {
             return call.run(db.compactor());

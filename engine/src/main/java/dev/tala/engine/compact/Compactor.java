@@ -156,6 +156,13 @@ public final class Compactor {
 
     private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,
                                               CompactionProgress.Listener listener) throws IOException {
+        if (oneAtATime.isHeldByCurrentThread()) {
+            // A progress listener compacting: the lock is reentrant, so a second compaction would
+            // run over the first one's inputs, and the first would then list its outputs in the
+            // MANIFEST over inputs that are gone (deleted intents came back after a reopen).
+            throw new IllegalStateException("a compaction was started from a compaction's progress listener, on"
+                    + " the thread running that compaction; start it once compact returns");
+        }
         oneAtATime.lock();
         try {
             if (worker.stopping()) {
@@ -191,6 +198,16 @@ public final class Compactor {
                 .withCancellation(worker::stopping);
         List<SegmentReader> readers = inputs.stream().map(SegmentHandle::reader).toList();
         CompactionResult result = job.run(choice, readers);
+        if (!live.segments().containsAll(inputs)) {
+            // Only this thread compacts (oneAtATime), so this cannot happen; if it did, listing
+            // the outputs would put the MANIFEST at odds with the live set for good.
+            for (SegmentSummary out : result.outputs()) {
+                if (!result.stats().moved()) {
+                    fs.delete(out.path());
+                }
+            }
+            throw new IllegalStateException("compaction inputs are no longer all live; outputs discarded");
+        }
 
         ManifestEdit.Builder edit = ManifestEdit.builder().nextFileNumber(files.peek());
         result.metas().forEach(edit::add);
