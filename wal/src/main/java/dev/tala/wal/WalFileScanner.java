@@ -4,6 +4,7 @@ import static dev.tala.wal.WalRecordCodec.INT;
 import static dev.tala.wal.WalRecordCodec.LONG;
 
 import dev.tala.core.checksum.Crc32c;
+import dev.tala.core.checksum.ResyncBudget;
 import dev.tala.core.io.FileLayer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -138,27 +139,19 @@ final class WalFileScanner {
      * The offset of the first intact record that starts after {@code offset}, -1 when there is
      * none, or {@link #UNDECIDED}. Used to tell a torn tail (nothing intact follows) from
      * corruption in the middle, and to resume after a skipped record. Cheap checks first: the
-     * header checksum rejects almost every offset before the payload is looked at. Only a
-     * hostile file passes it at many offsets, each claiming a long payload: checking every one
-     * would take time quadratic in the file's size, so the payload bytes checked are capped at a
-     * few times the file's size, and past that the search gives up.
+     * header checksum rejects almost every offset before the payload is looked at; a
+     * {@link ResyncBudget} caps the payloads checked, for a file built to pass it everywhere.
      */
     long nextIntactRecordAfter(long offset) {
         // A record's header checksum is never zero over zero bytes, so no record starts past the
         // last non-zero byte: a long zero-filled tail is not searched byte by byte.
         long last = Math.min(file.byteSize() - WalFormat.RECORD_HEADER_BYTES, lastNonZero());
-        long budget = 4 * file.byteSize() + (1L << 20);
+        ResyncBudget budget = new ResyncBudget(file.byteSize());
         for (long at = offset + 1; at <= last; at++) {
             if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)) {
-                // Only a length stepAt will read counts: one past the limit or the file's end is
-                // refused unread (a torn write's surviving header often claims such a payload).
-                long length = Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET));
-                if (length <= WalFormat.MAX_PAYLOAD_BYTES
-                        && length <= file.byteSize() - at - WalFormat.RECORD_HEADER_BYTES) {
-                    budget -= length;
-                    if (budget < 0) {
-                        return UNDECIDED;
-                    }
+                if (!budget.charge(Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET)),
+                        file.byteSize() - at - WalFormat.RECORD_HEADER_BYTES, WalFormat.MAX_PAYLOAD_BYTES)) {
+                    return UNDECIDED;
                 }
                 if (stepAt(at) instanceof Intact) {
                     return at;

@@ -1,6 +1,7 @@
 package dev.tala.recovery.manifest;
 
 import dev.tala.core.checksum.Crc32c;
+import dev.tala.core.checksum.ResyncBudget;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
 import java.io.IOException;
@@ -100,22 +101,16 @@ public final class ManifestReader {
 
     /**
      * The offset of the first intact edit after {@code offset}, -1 when there is none, or
-     * {@link #UNDECIDED}. Only a hostile file has edit headers whose own checksum matches at
-     * many offsets, each claiming a long edit: checking every one would take time quadratic in
-     * the file's size, so the edit bytes checked are capped at a few times the file's size.
+     * {@link #UNDECIDED}, when the {@link ResyncBudget} is spent (a file built so that edit
+     * headers pass their own checksum everywhere).
      */
     private static int nextIntactEditAfter(ByteBuffer in, int offset) {
-        long budget = 4L * in.limit() + (1L << 20);
+        ResyncBudget budget = new ResyncBudget(in.limit());
         for (int at = offset + 1; at + ManifestFormat.EDIT_HEADER_BYTES <= in.limit(); at++) {
             if (in.getInt(at + 8) == Crc32c.of(in.array(), at, 8)) {
-                // Only a length problemAt will hash counts: an impossible one is refused unread.
-                long length = Integer.toUnsignedLong(in.getInt(at));
-                if (length <= ManifestFormat.MAX_EDIT_BYTES
-                        && length <= in.limit() - at - ManifestFormat.EDIT_HEADER_BYTES) {
-                    budget -= length;
-                    if (budget < 0) {
-                        return UNDECIDED;
-                    }
+                if (!budget.charge(Integer.toUnsignedLong(in.getInt(at)),
+                        in.limit() - at - ManifestFormat.EDIT_HEADER_BYTES, ManifestFormat.MAX_EDIT_BYTES)) {
+                    return UNDECIDED;
                 }
                 if (problemAt(in, at) == null) {
                     return at;
