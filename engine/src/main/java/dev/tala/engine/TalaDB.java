@@ -155,14 +155,18 @@ public final class TalaDB implements AutoCloseable {
 
     /**
      * A compaction's progress listener runs on the compaction's thread, which holds the
-     * compaction lock: a write there can stall until a compaction runs (too many level-0
-     * segments), which waits for that lock, and a flush waits for work that may stall the same
-     * way. Refused with a clear error instead of hanging; reads are fine.
+     * compaction lock, and the lock is reentrant. A write there can stall until a compaction runs
+     * (too many level-0 segments), which waits for that lock; a flush waits for work that may
+     * stall the same way; a compaction would run over the running one's inputs (whose outputs
+     * would then be listed over inputs already gone); close would unmap the segments the
+     * compaction reads further down this very stack. Each is refused with a clear error instead;
+     * reads are fine.
      */
     private void refuseInCompactionListener(String what) {
         if (db.compactor().compactingOnThisThread()) {
             throw new IllegalStateException(what + " was made from a compaction's progress listener, on the thread"
-                    + " running that compaction; make it once compact returns");
+                    + " running that compaction; throw from the listener to abort the compaction, or make the call"
+                    + " once compact returns");
         }
     }
 
@@ -388,13 +392,7 @@ public final class TalaDB implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (db.compactor().compactingOnThisThread()) {
-            // Its listener is calling: closing would unmap the segments the compaction reads
-            // further down this very stack, and waiting for it to end would wait for ourselves.
-            throw new IllegalStateException("close() was called from a compaction's progress listener, on the"
-                    + " thread running that compaction; throw from the listener to abort the compaction, and"
-                    + " close once compact returns");
-        }
+        refuseInCompactionListener("close()");
         // A second closer waits for the first: when close returns, the directory is released.
         synchronized (closing) {
             if (!closed) {

@@ -156,13 +156,8 @@ public final class Compactor {
 
     private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,
                                               CompactionProgress.Listener listener) throws IOException {
-        if (oneAtATime.isHeldByCurrentThread()) {
-            // A progress listener compacting: the lock is reentrant, so a second compaction would
-            // run over the first one's inputs, and the first would then list its outputs in the
-            // MANIFEST over inputs that are gone (deleted intents came back after a reopen).
-            throw new IllegalStateException("a compaction was started from a compaction's progress listener, on"
-                    + " the thread running that compaction; start it once compact returns");
-        }
+        // The lock is reentrant: TalaDB refuses compactions from a progress listener (this thread
+        // holding it), which would run over the running one's inputs.
         oneAtATime.lock();
         try {
             if (worker.stopping()) {
@@ -200,9 +195,10 @@ public final class Compactor {
         CompactionResult result = job.run(choice, readers);
         if (!live.segments().containsAll(inputs)) {
             // Only this thread compacts (oneAtATime), so this cannot happen; if it did, listing
-            // the outputs would put the MANIFEST at odds with the live set for good.
-            for (SegmentSummary out : result.outputs()) {
-                if (!result.stats().moved()) {
+            // the outputs would put the MANIFEST at odds with the live set for good. A move's
+            // outputs are its inputs' own files.
+            if (!result.stats().moved()) {
+                for (SegmentSummary out : result.outputs()) {
                     fs.delete(out.path());
                 }
             }

@@ -35,6 +35,9 @@ public final class StoredEmbeddings {
 
     /** {@code intent} itself when its embedding is stored exactly, else a copy with the stored floats. */
     public static Intent of(Intent intent, EmbeddingType type) {
+        if (type == EmbeddingType.F32) {
+            return intent; // without copying the embedding: every outcome update comes here
+        }
         float[] given = intent.embedding();
         float[] stored = EmbeddingCodec.stored(type, given);
         return Arrays.equals(given, stored) ? intent : intent.toBuilder().adoptEmbedding(stored).build();
