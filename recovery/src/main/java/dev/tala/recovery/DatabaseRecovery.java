@@ -403,9 +403,9 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             SegmentReader reader = SegmentReader.open(fs, p);
             segments.put(id, reader);
-            if (reader.header().segmentId() != id) {
-                throw new CorruptionException(p.toString(), 8, "header names segment " + reader.header().segmentId()
-                        + " but the file is segment " + id);
+            CorruptionException misnamed = misnamed(reader, id);
+            if (misnamed != null) {
+                throw misnamed;
             }
         }
     }
@@ -488,6 +488,16 @@ public final class DatabaseRecovery implements AutoCloseable {
             fs.syncDirectory(layout.walDir());
         }
         walFiles = WalReplayer.walFiles(fs, layout.walDir(), logNumber);
+    }
+
+    /**
+     * Null when the header of listed segment {@code id} names it, else what is wrong: a file
+     * restored under another name, whose rows the MANIFEST's metadata does not describe.
+     */
+    static CorruptionException misnamed(SegmentReader reader, long id) {
+        long named = reader.header().segmentId();
+        return named == id ? null : new CorruptionException(reader.path().toString(), 8, "header names segment "
+                + named + " but the file is segment " + id);
     }
 
     /**

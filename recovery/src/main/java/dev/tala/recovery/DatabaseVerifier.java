@@ -12,7 +12,6 @@ import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
-import dev.tala.wal.WalOp;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
 import java.io.IOException;
@@ -85,9 +84,10 @@ public final class DatabaseVerifier {
             bytes += fs.size(p);
             try (SegmentReader reader = SegmentReader.open(fs, p)) {
                 // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
-                if (reader.header().segmentId() != id) {
-                    problems.add(new Problem(p.toString(), 8, "header names segment " + reader.header().segmentId()
-                            + " but the file is segment " + id + " (an open refuses this)"));
+                CorruptionException misnamed = DatabaseRecovery.misnamed(reader, id);
+                if (misnamed != null) {
+                    problems.add(new Problem(misnamed.file(), misnamed.offset(), misnamed.what()
+                            + " (an open refuses this)"));
                 }
                 if (dimension.isPresent() && reader.dimension() != dimension.getAsInt()) {
                     problems.add(new Problem(p.toString(), 0, "embedding dimension " + reader.dimension()
@@ -116,13 +116,12 @@ public final class DatabaseVerifier {
             List<String> wrongDimension = new ArrayList<>();
             ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED,
                     r -> {
-                        for (WalOp op : r.ops()) {
-                            if (wrongDimension.isEmpty() && dimension.isPresent() && op instanceof WalOp.Put put
-                                    && put.intent().dimension() != dimension.getAsInt()) {
-                                wrongDimension.add("the WAL holds an intent of embedding dimension "
-                                        + put.intent().dimension() + " (sequence " + r.firstSequence()
-                                        + "), but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)");
-                            }
+                        OptionalInt other = dimension.isPresent() ? r.otherDimension(dimension.getAsInt())
+                                : OptionalInt.empty();
+                        if (wrongDimension.isEmpty() && other.isPresent()) {
+                            wrongDimension.add("the WAL holds an intent of embedding dimension " + other.getAsInt()
+                                    + " (sequence " + r.firstSequence() + "), but OPTIONS says " + dimension.getAsInt()
+                                    + " (an open refuses this)");
                         }
                     });
             wrongDimension.forEach(what -> problems.add(new Problem(layout.walDir().toString(), 0, what)));

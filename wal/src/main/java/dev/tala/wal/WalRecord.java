@@ -1,6 +1,7 @@
 package dev.tala.wal;
 
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * A logged record: {@code ops.size()} consecutive sequence numbers starting at
@@ -16,6 +17,19 @@ public record WalRecord(long firstSequence, List<WalOp> ops) {
 
     public long lastSequence() {
         return firstSequence + ops.size() - 1;
+    }
+
+    /**
+     * The embedding dimension of the first put whose dimension is not {@code dimension}, or
+     * empty: what both an open and verify check a replayed record against OPTIONS with.
+     */
+    public OptionalInt otherDimension(int dimension) {
+        for (WalOp op : ops) {
+            if (op instanceof WalOp.Put put && put.intent().dimension() != dimension) {
+                return OptionalInt.of(put.intent().dimension());
+            }
+        }
+        return OptionalInt.empty();
     }
 
     /** The record type byte for these ops. */

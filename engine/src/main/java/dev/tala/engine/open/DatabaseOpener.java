@@ -30,7 +30,6 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.Durability;
 import dev.tala.wal.ReplayReport;
-import dev.tala.wal.WalOp;
 import dev.tala.wal.WalRecord;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
@@ -38,6 +37,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * Opens a database directory: creates it when asked and absent, otherwise runs the recovery
@@ -216,13 +216,12 @@ public final class DatabaseOpener {
          *     would fail the first search or flush
          */
         void apply(WalRecord record, long walNumber) {
-            for (WalOp op : record.ops()) {
-                if (op instanceof WalOp.Put put && put.intent().dimension() != dimension) {
-                    throw new TalaException(layout.walFile(walNumber) + " holds an intent of embedding dimension "
-                            + put.intent().dimension() + " (sequence " + record.firstSequence() + "), but "
-                            + layout.optionsFile() + " says the database's dimension is " + dimension
-                            + "; refusing to open");
-                }
+            OptionalInt other = record.otherDimension(dimension);
+            if (other.isPresent()) {
+                throw new TalaException(layout.walFile(walNumber) + " holds an intent of embedding dimension "
+                        + other.getAsInt() + " (sequence " + record.firstSequence() + "), but "
+                        + layout.optionsFile() + " says the database's dimension is " + dimension
+                        + "; refusing to open");
             }
             MemTable memtable = live.active();
             if (memtable.approximateBytes() >= memtableBytes) {
