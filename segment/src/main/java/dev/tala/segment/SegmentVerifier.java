@@ -66,27 +66,8 @@ final class SegmentVerifier {
         checks.add(this::index);
         List<CorruptionException> problems = new ArrayList<>();
         for (Check c : checks) {
-            try {
-                c.run();
-            } catch (CorruptionException problem) {
-                if (failFast) {
-                    throw problem;
-                }
-                problems.add(problem);
-            } catch (InternalError unreadable) {
-                // A guarded access to the mapping hit SIGBUS: a page the file system could not
-                // supply (a sparse file on a full tmpfs, an I/O error). Reported, not thrown.
-                CorruptionException problem = corrupt(0, "a mapped page could not be read (" + unreadable.getMessage()
-                        + "; a full tmpfs cannot supply a page of a sparse file, or an I/O error)");
-                if (failFast) {
-                    throw problem;
-                }
-                problems.add(problem);
-            } catch (RuntimeException unexpected) {
-                // Damage that the checks before did not name, tripping this one: a finding, so
-                // that the other checks (and the other files of tala verify) still run.
-                CorruptionException problem = new CorruptionException(reader.path().toString(), 0,
-                        "unreadable (" + unexpected + ")", unexpected);
+            CorruptionException problem = findingOf(c);
+            if (problem != null) {
                 if (failFast) {
                     throw problem;
                 }
@@ -94,6 +75,25 @@ final class SegmentVerifier {
             }
         }
         return problems;
+    }
+
+    /** Runs one check: null when it passes, else what it found, reported rather than thrown. */
+    private CorruptionException findingOf(Check c) {
+        try {
+            c.run();
+            return null;
+        } catch (CorruptionException problem) {
+            return problem;
+        } catch (InternalError unreadable) {
+            // A guarded access to the mapping hit SIGBUS: a page the file system could not
+            // supply (a sparse file on a full tmpfs, an I/O error).
+            return corrupt(0, "a mapped page could not be read (" + unreadable.getMessage()
+                    + "; a full tmpfs cannot supply a page of a sparse file, or an I/O error)");
+        } catch (RuntimeException unexpected) {
+            // Damage that the checks before did not name, tripping this one: a finding, so
+            // that the other checks (and the other files of tala verify) still run.
+            return new CorruptionException(file, 0, "unreadable (" + unexpected + ")", unexpected);
+        }
     }
 
     private CorruptionException corrupt(long offset, String what) {
