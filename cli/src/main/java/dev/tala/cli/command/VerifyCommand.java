@@ -60,18 +60,20 @@ public final class VerifyCommand implements Callable<Integer> {
      * disagreeing with it.
      */
     private static VerifyReport withOptionsChecked(DatabaseLayout layout) {
+        OptionalInt dimension = OptionalInt.empty();
+        VerifyReport.Problem refused = null;
         try {
-            StoredOptions stored = StoredOptions.read(LocalFileLayer.INSTANCE, layout.optionsFile());
-            VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout,
-                    OptionalInt.of(stored.dimension()));
-            return new VerifyReport(report.problems(), report.filesChecked() + 1, report.bytesChecked());
+            dimension = OptionalInt.of(StoredOptions.read(LocalFileLayer.INSTANCE, layout.optionsFile()).dimension());
         } catch (CorruptionException e) {
-            VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
-            List<VerifyReport.Problem> problems = new ArrayList<>(report.problems());
-            problems.addFirst(new VerifyReport.Problem(e.file(), e.offset(), e.what()));
-            return new VerifyReport(problems, report.filesChecked() + 1, report.bytesChecked());
+            refused = new VerifyReport.Problem(e.file(), e.offset(), e.what());
         } catch (IOException e) {
             throw new StorageException("cannot read " + layout.optionsFile(), e);
         }
+        VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout, dimension);
+        List<VerifyReport.Problem> problems = new ArrayList<>(report.problems());
+        if (refused != null) {
+            problems.addFirst(refused);
+        }
+        return new VerifyReport(problems, report.filesChecked() + 1, report.bytesChecked());
     }
 }
