@@ -489,4 +489,52 @@ class CliSubprocessTest {
             fails("pid " + ProcessHandle.current().pid(), null, "verify", "--db", db.toString());
         }
     }
+
+    /**
+     * The read commands open read-only: a torn WAL tail is read around, not cut, and nothing in
+     * the directory changes; a writing command repairs it. Readers in two processes share the
+     * database, and a writer in a third is told who holds it.
+     */
+    @Test
+    @Order(8)
+    void readCommandsChangeNothingAndShareTheDatabase() throws Exception {
+        Path copy = work.resolve("torn-tail");
+        FileTrees.copy(db, copy);
+        Intent extra = new RandomIntents(7, DIM).next();
+        try (TalaDB writer = TalaDB.open(copy, Options.builder().createIfMissing(false).build())) {
+            writer.put(extra);
+        }
+        Path wal;
+        try (var files = Files.list(copy.resolve("wal"))) {
+            wal = files.filter(p -> p.getFileName().toString().endsWith(".wal")).max(Path::compareTo).orElseThrow();
+        }
+        Files.write(wal, new byte[] {0x5A, 0x5A, 0x5A}, java.nio.file.StandardOpenOption.APPEND);
+        byte[] torn = Files.readAllBytes(wal);
+        List<String> files;
+        try (var all = Files.walk(copy)) {
+            files = all.map(Path::toString).sorted().toList();
+        }
+
+        Run get = ok(null, "get", "--db", copy.toString(), extra.id().toString(), "--json");
+        assertEquals(JsonLinesWriter.toLine(extra), get.out.strip());
+        assertTrue(get.err.contains("left as it is (read-only open)"), get.err);
+        ok(null, "scan", "--db", copy.toString(), "--from", "0", "--to", Long.toString(Long.MAX_VALUE));
+        ok(null, "stats", "--db", copy.toString());
+        ok(null, "export", "--db", copy.toString());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(torn, Files.readAllBytes(wal), "the torn tail is left as it is");
+        try (var all = Files.walk(copy)) {
+            assertEquals(files, all.map(Path::toString).sorted().toList(), "no file created or removed");
+        }
+
+        try (TalaDB reader = TalaDB.openReadOnly(copy)) {
+            ok(null, "get", "--db", copy.toString(), extra.id().toString());
+            Run verify = tala(null, "verify", "--db", copy.toString());
+            assertEquals(1, verify.exit(), verify.err);
+            assertTrue(verify.out.contains(wal.getFileName().toString()), "verify ran beside the reader: " + verify.out);
+            fails("held by read-only opener(s) in another process", null, "compact", "--db", copy.toString());
+            assertEquals(java.util.Optional.of(extra), reader.get(extra.id()));
+        }
+        ok(null, "compact", "--db", copy.toString());
+        assertTrue(!Files.exists(wal) || Files.readAllBytes(wal).length < torn.length, "a writing open repairs");
+    }
 }

@@ -4,6 +4,7 @@ import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionStats;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.OperationInterruptedException;
+import dev.tala.core.error.ReadOnlyException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -82,6 +83,37 @@ public final class TalaDB implements AutoCloseable {
         return db;
     }
 
+    /**
+     * Opens the existing database in {@code dir} for reading only, as RocksDB's
+     * {@code OpenForReadOnly} does: nothing in the directory is created, changed or deleted, so
+     * it works on a read-only file system and leaves a damaged database exactly as it found it.
+     * Recovery judges the files as a writable open would (the same errors, in the same recovery
+     * mode) but repairs nothing; {@link #recoveryReport()} lists each repair left undone. The WAL
+     * is replayed into memory, so reads see everything a writable open would.
+     *
+     * <p>Any number of read-only opens, in this process or others, may hold the directory at
+     * once; a writable open is refused while one does, and a read-only open while a writer
+     * holds it ({@link dev.tala.core.error.DatabaseLockedException}). Writes, flushes and
+     * compactions throw {@link ReadOnlyException}.
+     */
+    public static TalaDB openReadOnly(Path dir) {
+        return openReadOnly(dir, Options.defaults());
+    }
+
+    /**
+     * {@link #openReadOnly(Path)} with options: the file layer, the WAL recovery mode, the
+     * memtable size replay fills memtables to, and a dimension or embedding type to check.
+     */
+    public static TalaDB openReadOnly(Path dir, Options options) {
+        return new TalaDB(DatabaseOpener.openReadOnly(Objects.requireNonNull(dir, "dir"),
+                Objects.requireNonNull(options, "options")));
+    }
+
+    /** Whether this database was opened with {@link #openReadOnly}. */
+    public boolean isReadOnly() {
+        return db.readOnly();
+    }
+
     public Path directory() {
         return db.layout().dir();
     }
@@ -149,6 +181,7 @@ public final class TalaDB implements AutoCloseable {
 
     private long write(List<WalOp> ops) {
         checkOpen();
+        refuseIfReadOnly("a write");
         refuseInCompactionListener("a write");
         return db.writes().write(StoredEmbeddings.of(ops, embeddingType()));
     }
@@ -163,10 +196,17 @@ public final class TalaDB implements AutoCloseable {
      * reads are fine.
      */
     private void refuseInCompactionListener(String what) {
-        if (db.compactor().compactingOnThisThread()) {
+        if (db.compactor() != null && db.compactor().compactingOnThisThread()) {
             throw new IllegalStateException(what + " was made from a compaction's progress listener, on the thread"
                     + " running that compaction; throw from the listener to abort the compaction, or make the call"
                     + " once compact returns");
+        }
+    }
+
+    private void refuseIfReadOnly(String what) {
+        if (db.readOnly()) {
+            throw new ReadOnlyException("the database in " + db.layout().dir() + " was opened read-only; "
+                    + what + " is refused");
         }
     }
 
@@ -229,6 +269,7 @@ public final class TalaDB implements AutoCloseable {
     /** Writes everything in memory to segments and waits until it is there. */
     public void flush() {
         checkOpen();
+        refuseIfReadOnly("flush()");
         refuseInCompactionListener("flush()");
         MemTable frozen = db.writes().freezeActive();
         // Wait for what was in memory at the call only: frozen memtables flush oldest first, so
@@ -279,6 +320,7 @@ public final class TalaDB implements AutoCloseable {
     /** Flushes, runs {@code call} on this thread, and turns what it throws into the API's errors. */
     private <T> T compacting(CompactionCall<T> call) {
         checkOpen();
+        refuseIfReadOnly("a compaction");
         refuseInCompactionListener("a compaction");
         flush();
         try {
@@ -361,6 +403,11 @@ public final class TalaDB implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageException("cannot list " + db.layout().walDir(), e);
         }
+        if (db.readOnly()) {
+            return new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen,
+                    walFiles, walBytes, db.visible().get(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    false);
+        }
         var w = db.writes().stats();
         var f = db.flusher().stats();
         var c = db.compactor().stats();
@@ -403,6 +450,15 @@ public final class TalaDB implements AutoCloseable {
     }
 
     private void release() {
+        if (db.readOnly()) {
+            db.live().close();
+            try {
+                db.lock().close();
+            } catch (IOException e) {
+                throw new StorageException("closing " + db.layout().dir() + " failed", e);
+            }
+            return;
+        }
         db.writes().close();
         db.compactor().shutdown();
         db.flusher().shutdown();

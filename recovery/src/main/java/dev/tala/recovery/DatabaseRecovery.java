@@ -56,6 +56,8 @@ public final class DatabaseRecovery implements AutoCloseable {
     private final FileLayer fs;
     private final DatabaseLayout layout;
     private final WalRecoveryMode mode;
+    /** Judge and report, but change nothing: the open of a database only looked at. */
+    private final boolean readOnly;
     private final List<Action> actions = new ArrayList<>();
     private final List<RecoveryReport.Step> steps = new ArrayList<>();
     private DirectoryLock lock;
@@ -74,10 +76,11 @@ public final class DatabaseRecovery implements AutoCloseable {
     private boolean needsFlush;
     private long stepStart = System.nanoTime();
 
-    private DatabaseRecovery(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode) {
+    private DatabaseRecovery(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, boolean readOnly) {
         this.fs = fs;
         this.layout = layout;
         this.mode = mode;
+        this.readOnly = readOnly;
     }
 
     /**
@@ -99,7 +102,23 @@ public final class DatabaseRecovery implements AutoCloseable {
      * already held by the caller (who created the database under it); it is released on failure.
      */
     public static DatabaseRecovery begin(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, DirectoryLock lock) {
-        DatabaseRecovery r = new DatabaseRecovery(fs, layout, mode);
+        return begin(new DatabaseRecovery(fs, layout, mode, false), lock);
+    }
+
+    /**
+     * The same judgement as {@link #begin}, under a shared lock, with no repair: nothing is
+     * deleted, moved, cut or rewritten. Damage the WAL replay steps over stays in the files
+     * (torn tails are not replayed, as in any open), and each repair a writable open would make
+     * is reported as left undone. {@link #openManifest} is not for such a recovery.
+     */
+    public static DatabaseRecovery beginReadOnly(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode,
+                                                 DirectoryLock sharedLock) {
+        return begin(new DatabaseRecovery(fs, layout, mode, true), sharedLock);
+    }
+
+    private static DatabaseRecovery begin(DatabaseRecovery r, DirectoryLock lock) {
+        FileLayer fs = r.fs;
+        DatabaseLayout layout = r.layout;
         r.lock = lock;
         try {
             r.step("lock");
@@ -192,6 +211,11 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
         setAsideUnlistedSegments(Math.max(manifest.lastSequence(), replay.lastSequence()));
         step("wal-replay");
+        if (readOnly) {
+            reportUnrepairedWal();
+            step("wal-repair");
+            return replay;
+        }
         Set<Path> removed = new HashSet<>();
         try {
             for (ReplayReport.FileReport f : replay.files()) {
@@ -250,6 +274,27 @@ public final class DatabaseRecovery implements AutoCloseable {
         return replay;
     }
 
+    /** What a writable open's WAL repair would do, reported without doing it. */
+    private void reportUnrepairedWal() {
+        for (ReplayReport.FileReport f : replay.files()) {
+            if (f.ignored()) {
+                act(Action.Kind.DROPPED_WAL_AFTER_STOP, f.file(), "not replayed: after the point-in-time stop at "
+                        + replay.stoppedAt().file().getFileName() + " offset " + replay.stoppedAt().offset());
+                continue;
+            }
+            if (f.droppedTailBytes() > 0) {
+                act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "not replayed: " + f.droppedTailBytes()
+                        + " bytes after offset " + f.validEnd() + (stoppedIn(f) ? " (the point-in-time stop: "
+                        + replay.stoppedAt().what() + ")" : f.lostWrites() != null ? " (writes the crash lost out of"
+                        + " order: " + f.lostWrites() + ")" : " (a write torn by the crash)"));
+            }
+            for (ReplayReport.Skipped skip : f.skipped()) {
+                act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
+                        + skip.offset() + " (" + skip.what() + ")");
+            }
+        }
+    }
+
     /**
      * Opens the MANIFEST for appending. When it ends in a torn edit, or has grown past
      * {@code rewriteBytes}, it is first rewritten as one snapshot edit of the recovered state, so
@@ -257,6 +302,9 @@ public final class DatabaseRecovery implements AutoCloseable {
      * file number, recomputed from the files at every open, needs no edit).
      */
     public Manifest openManifest(long rewriteBytes) {
+        if (readOnly) {
+            throw new IllegalStateException("a read-only recovery does not open the MANIFEST for writing");
+        }
         try {
             ManifestState state = new ManifestState(manifest.segments(), manifest.logNumber(),
                     Math.max(manifest.nextFileNumber(), nextFileNumber), manifest.lastSequence(), manifest.obsolete());
@@ -339,7 +387,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         for (Path target : List.of(layout.manifestFile(), layout.optionsFile())) {
             Path tmp = FileLayer.temporaryFor(target);
             if (fs.exists(tmp)) {
-                fs.delete(tmp);
+                delete(tmp);
                 act(Action.Kind.DELETED_TEMPORARY_FILE, tmp, "an atomic rewrite of " + target.getFileName()
                         + " was interrupted before its rename");
             }
@@ -347,7 +395,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         for (Path p : fs.list(layout.lostDir())) {
             if (p.getFileName().toString().endsWith(".tmp")) {
                 // The copy is redone from the WAL file, which is untouched until a copy is complete.
-                fs.delete(p);
+                delete(p);
                 act(Action.Kind.DELETED_TEMPORARY_FILE, p, "a copy into lost/ was interrupted before its rename");
             }
         }
@@ -373,7 +421,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                 continue;
             }
             if (manifest.obsolete().contains(id.getAsLong())) {
-                fs.delete(p);
+                delete(p);
                 deleted = true;
                 act(Action.Kind.DELETED_OBSOLETE_SEGMENT, p, "a compaction input the MANIFEST removed; "
                         + "the crash came before it was deleted");
@@ -381,14 +429,14 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             String unlisted = UnlistedSegments.whyIncomplete(fs, p);
             if (unlisted != null) {
-                fs.delete(p);
+                delete(p);
                 deleted = true;
                 act(Action.Kind.DELETED_PARTIAL_SEGMENT, p, unlisted);
             } else {
                 unlistedSegments.add(p);
             }
         }
-        if (deleted) {
+        if (deleted && !readOnly) {
             fs.syncDirectory(layout.segmentDir());
         }
         nextFileNumber = Math.max(nextFileNumber, maxId + 1);
@@ -479,12 +527,12 @@ public final class DatabaseRecovery implements AutoCloseable {
             long n = number.getAsLong();
             nextFileNumber = Math.max(nextFileNumber, n + 1);
             if (n < logNumber) {
-                fs.delete(p);
+                delete(p);
                 deleted = true;
                 act(Action.Kind.DELETED_OBSOLETE_WAL, p, "below log number " + logNumber + ": its records are in segments");
             }
         }
-        if (deleted) {
+        if (deleted && !readOnly) {
             fs.syncDirectory(layout.walDir());
         }
         walFiles = WalReplayer.walFiles(fs, layout.walDir(), logNumber);
@@ -566,6 +614,10 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     private void moveToLost(Path p, String reason, Action.Kind kind) throws IOException {
+        if (readOnly) {
+            act(kind, p, reason);
+            return;
+        }
         Path target = lostTarget(p);
         fs.rename(p, target);
         fs.syncDirectory(target.getParent());
@@ -573,8 +625,15 @@ public final class DatabaseRecovery implements AutoCloseable {
         act(kind, p, reason + "; now " + target);
     }
 
+    /** Deletes {@code p}, unless this recovery only reports what it would do. */
+    private void delete(Path p) throws IOException {
+        if (!readOnly) {
+            fs.delete(p);
+        }
+    }
+
     private void act(Action.Kind kind, Path file, String reason) {
-        Action a = new Action(kind, file.toString(), reason);
+        Action a = new Action(kind, file.toString(), readOnly ? reason + "; left as it is (read-only open)" : reason);
         actions.add(a);
         LOG.warn("recovery: {}", a);
     }

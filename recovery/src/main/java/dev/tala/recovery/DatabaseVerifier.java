@@ -6,6 +6,7 @@ import dev.tala.core.error.TalaException;
 import dev.tala.core.error.UnsupportedFormatException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.ReadOnlyFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.ManifestReader;
@@ -23,8 +24,9 @@ import java.util.OptionalLong;
 
 /**
  * Checks every checksum of every live file: the MANIFEST, each segment it lists (every region),
- * and the WAL files not yet flushed. Read-only; it takes the directory lock so that nothing
- * changes the files while they are read. Damage is collected, not thrown, so one run lists it all.
+ * and the WAL files not yet flushed. Read-only: it works through a {@link ReadOnlyFileLayer} and
+ * takes the directory's shared lock, which keeps a writer from changing the files while they are
+ * read and lets read-only opens run beside it. Damage is collected, not thrown, so one run lists it all.
  */
 public final class DatabaseVerifier {
     private DatabaseVerifier() {
@@ -39,8 +41,9 @@ public final class DatabaseVerifier {
      * {@code dimension} (from OPTIONS, which this module does not read), as an open does.
      */
     public static VerifyReport verify(FileLayer fs, DatabaseLayout layout, OptionalInt dimension) {
-        try (DirectoryLock lock = fs.lock(layout.lockFile())) {
-            return verifyLocked(fs, layout, dimension);
+        FileLayer readOnly = new ReadOnlyFileLayer(fs);
+        try (DirectoryLock lock = readOnly.lockShared(layout.lockFile())) {
+            return verifyLocked(readOnly, layout, dimension);
         } catch (IOException e) {
             throw new StorageException("cannot verify " + layout.dir(), e);
         }

@@ -33,4 +33,12 @@ public final class DbOptions {
     public TalaDB openExisting(Options.Builder options) {
         return TalaDB.open(db, options.createIfMissing(false).build());
     }
+
+    /**
+     * Opens an existing database to read it only: nothing in it changes, damage is left for
+     * {@code recover} (or any writable open) to repair, and other readers may look at once.
+     */
+    public TalaDB openReadOnly() {
+        return TalaDB.openReadOnly(db);
+    }
 }

@@ -19,7 +19,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         BufferedOutputStream out = new BufferedOutputStream(System.out, 1 << 16);
-        try (TalaDB db = common.openExisting(); Snapshot snapshot = db.snapshot();
+        try (TalaDB db = common.openReadOnly(); Snapshot snapshot = db.snapshot();
              JsonLinesWriter writer = new JsonLinesWriter(out)) {
             snapshot.forEachIntent(intent -> {
                 try {

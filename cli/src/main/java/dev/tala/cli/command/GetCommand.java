@@ -23,7 +23,7 @@ public final class GetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         IntentId intentId = IntentId.parse(id);
-        try (TalaDB db = common.openExisting()) {
+        try (TalaDB db = common.openReadOnly()) {
             Intent intent = db.get(intentId).orElseThrow(() -> new TalaException("no intent " + intentId));
             if (common.json()) {
                 System.out.println(JsonLinesWriter.toLine(intent));

@@ -40,7 +40,7 @@ public final class NeighborsCommand implements Callable<Integer> {
         if (depth < 1) {
             throw new IllegalArgumentException("--depth must be at least 1");
         }
-        try (TalaDB db = common.openExisting(); Snapshot s = db.snapshot()) {
+        try (TalaDB db = common.openReadOnly(); Snapshot s = db.snapshot()) {
             if (s.get(start).isEmpty()) {
                 throw new TalaException("no intent " + start);
             }

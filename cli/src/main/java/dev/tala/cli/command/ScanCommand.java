@@ -31,7 +31,7 @@ public final class ScanCommand implements Callable<Integer> {
         if (from < 0 || to < 0) {
             throw new IllegalArgumentException("--from and --to are nanoseconds since the epoch and cannot be negative");
         }
-        try (TalaDB db = common.openExisting()) {
+        try (TalaDB db = common.openReadOnly()) {
             List<Intent> found = db.scan(from, to, limit);
             if (common.json()) {
                 try (JsonLinesWriter w = new JsonLinesWriter(System.out)) {

@@ -70,7 +70,7 @@ public final class SearchCommand implements Callable<Integer> {
         if (minConfidence != null) {
             filter = filter.withMinConfidence(minConfidence);
         }
-        try (TalaDB db = common.openExisting(); Snapshot s = db.snapshot()) {
+        try (TalaDB db = common.openReadOnly(); Snapshot s = db.snapshot()) {
             List<SearchHit> hits;
             if (probe.like != null) {
                 IntentId id = IntentId.parse(probe.like);

@@ -17,7 +17,7 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (TalaDB db = common.openExisting()) {
+        try (TalaDB db = common.openReadOnly()) {
             DbStats stats = db.stats();
             if (common.json()) {
                 System.out.println(Json.line(stats));

@@ -8,11 +8,25 @@ public final class DatabaseLockedException extends TalaException {
     private final Path lockFile;
     private final OptionalLong holderPid;
 
+    /** Held by a writer: {@code holderPid} is the pid it wrote into the file, if readable. */
     public DatabaseLockedException(Path lockFile, OptionalLong holderPid) {
-        super("database locked: " + lockFile + " is held by "
-                + (holderPid.isPresent() ? describe(holderPid.getAsLong()) : "another process"));
+        this(lockFile, holderPid, holderPid.isPresent() ? describe(holderPid.getAsLong()) : "another process");
+    }
+
+    private DatabaseLockedException(Path lockFile, OptionalLong holderPid, String holder) {
+        super("database locked: " + lockFile + " is held by " + holder);
         this.lockFile = lockFile;
         this.holderPid = holderPid;
+    }
+
+    /**
+     * Held by read-only openers, which write nothing into the file (its pid, if any, is an
+     * earlier writer's); {@code thisProcess} when one of them is in this process.
+     */
+    public static DatabaseLockedException heldByReaders(Path lockFile, boolean thisProcess) {
+        return new DatabaseLockedException(lockFile, thisProcess ? OptionalLong.of(ProcessHandle.current().pid())
+                : OptionalLong.empty(), thisProcess ? "a read-only open in this process"
+                : "read-only opener(s) in another process");
     }
 
     private static String describe(long pid) {

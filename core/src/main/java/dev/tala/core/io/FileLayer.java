@@ -78,6 +78,17 @@ public interface FileLayer {
      */
     DirectoryLock lock(Path lockFile) throws IOException;
 
+    /**
+     * Takes a shared lock on {@code lockFile} for a read-only opener: any number of them may hold
+     * it at once, in this process or others, but not beside the exclusive {@link #lock}. Nothing
+     * is written; a missing file is not created, and yields a lock that holds nothing (no writer
+     * has the directory open, since a writer creates the file first).
+     *
+     * @throws dev.tala.core.error.DatabaseLockedException if a writer holds it, or (in this
+     *     process) an exclusive lock is held
+     */
+    DirectoryLock lockShared(Path lockFile) throws IOException;
+
     /** Reads a whole (small) file. */
     default byte[] readAllBytes(Path file) throws IOException {
         try (ReadableFile in = openForRead(file)) {

@@ -166,4 +166,9 @@ public class ForwardingFileLayer implements FileLayer {
     public DirectoryLock lock(Path lockFile) throws IOException {
         return inner.lock(lockFile);
     }
+
+    @Override
+    public DirectoryLock lockShared(Path lockFile) throws IOException {
+        return inner.lockShared(lockFile);
+    }
 }

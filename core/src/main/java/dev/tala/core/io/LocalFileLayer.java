@@ -34,12 +34,6 @@ public final class LocalFileLayer implements FileLayer {
     /** One instance is enough; it holds no state but the process-wide lock table. */
     public static final LocalFileLayer INSTANCE = new LocalFileLayer();
 
-    // POSIX record locks belong to the process, and closing any descriptor of the file drops
-    // them; so a second opener in this JVM is refused here, before it opens a descriptor. Keyed
-    // by the file's identity, not its path: a symlink or bind mount is another path to the same
-    // LOCK file, and its refused opener's close would free the first opener's lock.
-    private static final Set<Object> LOCKED_IN_THIS_PROCESS = ConcurrentHashMap.newKeySet();
-
     private LocalFileLayer() {
     }
 
@@ -138,62 +132,12 @@ public final class LocalFileLayer implements FileLayer {
 
     @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
-        Object key = fileIdentity(lockFile);
-        if (!LOCKED_IN_THIS_PROCESS.add(key)) {
-            throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
-        }
-        FileChannel ch = null;
-        try {
-            ch = UninterruptibleChannels.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = ch.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-            if (lock == null) {
-                OptionalLong holder = readPid(ch);
-                ch.close();
-                LOCKED_IN_THIS_PROCESS.remove(key);
-                throw new DatabaseLockedException(lockFile, holder);
-            }
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
-            ch.force(true);
-            return new ChannelDirectoryLock(lockFile, key, ch, lock);
-        } catch (IOException | RuntimeException e) {
-            if (ch != null && ch.isOpen() && !(e instanceof DatabaseLockedException)) {
-                ch.close();
-                LOCKED_IN_THIS_PROCESS.remove(key);
-            }
-            throw e;
-        }
+        return LocalDirectoryLocks.exclusive(lockFile);
     }
 
-    /**
-     * The device and inode of {@code lockFile}, created if absent. Creating it opens a descriptor
-     * only when no file was there, so never one on a file this process has locked.
-     */
-    private static Object fileIdentity(Path lockFile) throws IOException {
-        try {
-            Files.createFile(lockFile);
-        } catch (FileAlreadyExistsException e) {
-            // Left by an earlier opener, or held by a current one: both are expected.
-        }
-        Object key = Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
-        return key != null ? key : lockFile.toRealPath();
-    }
-
-    private static OptionalLong readPid(FileChannel ch) {
-        try {
-            ByteBuffer buf = ByteBuffer.allocate(32);
-            ch.read(buf, 0);
-            String text = new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII).trim();
-            return text.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(text));
-        } catch (IOException | NumberFormatException e) {
-            return OptionalLong.empty();
-        }
+    @Override
+    public DirectoryLock lockShared(Path lockFile) throws IOException {
+        return LocalDirectoryLocks.shared(lockFile);
     }
 
     private static final class ChannelWritableFile implements WritableFile {
@@ -346,58 +290,6 @@ public final class LocalFileLayer implements FileLayer {
         public void close() {
             if (closed.compareAndSet(false, true)) {
                 arena.close();
-            }
-        }
-    }
-
-    private static final class ChannelDirectoryLock implements DirectoryLock {
-        private final Path path;
-        private final Object key;
-        private final FileChannel channel;
-        private final FileLock lock;
-        private boolean released;
-
-        ChannelDirectoryLock(Path path, Object key, FileChannel channel, FileLock lock) {
-            this.path = path;
-            this.key = key;
-            this.channel = channel;
-            this.lock = lock;
-        }
-
-        @Override
-        public Path path() {
-            return path;
-        }
-
-        @Override
-        public void checkHeld() throws IOException {
-            BasicFileAttributes now;
-            try {
-                now = Files.readAttributes(path, BasicFileAttributes.class);
-            } catch (NoSuchFileException e) {
-                throw new IOException(path + " is gone: the database directory was deleted or moved while open;"
-                        + " nothing more is created or deleted there", e);
-            }
-            // The key (device and inode) suffices: the lock's open channel keeps the inode from
-            // being reused while it is held. Times would only add false alarms (touch, backup tools).
-            Object nowKey = now.fileKey() != null ? now.fileKey() : path.toRealPath();
-            if (!key.equals(nowKey)) {
-                throw new IOException(path + " is no longer the lock file this database took at open: the database"
-                        + " directory was replaced while open; nothing more is created or deleted there");
-            }
-        }
-
-        @Override
-        public synchronized void close() throws IOException {
-            if (released) {
-                return;
-            }
-            released = true;
-            try {
-                lock.release();
-                channel.close();
-            } finally {
-                LOCKED_IN_THIS_PROCESS.remove(key);
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LockCheckingFileLayer;
+import dev.tala.core.io.ReadOnlyFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
 import dev.tala.engine.compact.Compactor;
@@ -38,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
  * Opens a database directory: creates it when asked and absent, otherwise runs the recovery
@@ -45,12 +47,22 @@ import java.util.OptionalInt;
  * failure everything acquired so far is released, the lock last.
  */
 public final class DatabaseOpener {
-    /** The wired components of an open database. */
+    /**
+     * The wired components of an open database. A read-only one has no manifest, log, file
+     * numbers, write path, flusher or compactor (those are null).
+     */
     public record Opened(FileLayer fs, DatabaseLayout layout, StoredOptions stored, long memtableBytes,
                          Durability durability, DirectoryLock lock, Manifest manifest, LiveState live,
                          VisibleSequence visible, WriteAheadLog wal, FileNumbers files, FailureState failure,
                          WritePath writes, Flusher flusher, Compactor compactor, RecoveryReport report,
                          boolean needsFlush) {
+        public boolean readOnly() {
+            return writes == null;
+        }
+    }
+
+    /** What recovery rebuilt in memory: the live segments and the memtables the WAL replayed into. */
+    private record Contents(LiveState live, long lastSequence, long memtableBytes) {
     }
 
     private DatabaseOpener() {
@@ -61,18 +73,34 @@ public final class DatabaseOpener {
         DatabaseLayout layout = new DatabaseLayout(dir);
         DirectoryLock lock = lockOrCreateDirectory(options.fileLayer(), layout, options);
         FileLayer fs = new LockCheckingFileLayer(options.fileLayer(), lock);
-        StoredOptions stored;
+        StoredOptions stored = underLock(lock, layout, () -> loadOrCreate(fs, layout, options));
+        DatabaseRecovery recovery = DatabaseRecovery.begin(fs, layout, options.recoveryMode(), lock);
+        return wireOrRelease(recovery, opened -> wire(fs, layout, options, stored, recovery, opened));
+    }
+
+    private interface LockedStep<T> {
+        T run() throws IOException;
+    }
+
+    /** Runs {@code step} with the lock just taken, releasing the lock if it fails. */
+    private static <T> T underLock(DirectoryLock lock, DatabaseLayout layout, LockedStep<T> step) {
         try {
-            stored = loadOrCreate(fs, layout, options);
+            return step.run();
         } catch (IOException | RuntimeException e) {
             closeQuietly(lock);
             throw e instanceof IOException io ? new StorageException("cannot open " + layout.dir(), io)
                     : (RuntimeException) e;
         }
-        DatabaseRecovery recovery = DatabaseRecovery.begin(fs, layout, options.recoveryMode(), lock);
+    }
+
+    /**
+     * Wires the components over what {@code recovery} opened; on failure closes what the wiring
+     * registered in its list, newest first, then the recovery (and with it the lock).
+     */
+    private static Opened wireOrRelease(DatabaseRecovery recovery, Function<List<AutoCloseable>, Opened> wiring) {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            return wire(fs, layout, options, stored, recovery, opened);
+            return wiring.apply(opened);
         } catch (RuntimeException | Error e) {
             for (int i = opened.size() - 1; i >= 0; i--) {
                 closeQuietly(opened.get(i));
@@ -82,8 +110,49 @@ public final class DatabaseOpener {
         }
     }
 
-    private static Opened wire(FileLayer fs, DatabaseLayout layout, Options options, StoredOptions stored,
-                               DatabaseRecovery recovery, List<AutoCloseable> opened) {
+    /**
+     * Opens the existing database in {@code dir} to read it only: under a shared lock (other
+     * read-only openers may hold it too, a writer may not), through a file layer that refuses
+     * every change. Recovery judges the files as a writable open would, with the same errors, but
+     * repairs nothing; the WAL is replayed into memory only, so what reads see is what a writable
+     * open would serve. Of {@code options}, the file layer, recovery mode, memtable size and
+     * the dimension and embedding type to check against are used.
+     */
+    public static Opened openReadOnly(Path dir, Options options) {
+        JvmFlags.require();
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        FileLayer fs = new ReadOnlyFileLayer(options.fileLayer());
+        DirectoryLock lock;
+        try {
+            requireDatabase(fs, layout);
+            lock = fs.lockShared(layout.lockFile());
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
+        }
+        StoredOptions stored = underLock(lock, layout, () -> {
+            StoredOptions existing = loadExisting(fs, layout, options);
+            if (!fs.exists(layout.manifestFile())) {
+                throw new TalaException("no MANIFEST in " + layout.dir() + ": its creation was interrupted;"
+                        + " a writable open finishes it");
+            }
+            return existing;
+        });
+        DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout, options.recoveryMode(), lock);
+        return wireOrRelease(recovery, opened -> {
+            Contents contents = recoverContents(layout, options, stored, recovery, opened);
+            RecoveryReport report = recovery.report(contents.lastSequence());
+            return new Opened(fs, layout, stored, contents.memtableBytes(), stored.durability(), recovery.takeLock(),
+                    null, contents.live(), new VisibleSequence(contents.lastSequence()), null, null,
+                    new FailureState(), null, null, null, report, false);
+        });
+    }
+
+    /**
+     * Builds the live state from recovery's segments and replays the WAL into its memtables.
+     * Registers in {@code opened} what must be closed if a later step fails.
+     */
+    private static Contents recoverContents(DatabaseLayout layout, Options options, StoredOptions stored,
+                                            DatabaseRecovery recovery, List<AutoCloseable> opened) {
         ManifestState manifestState = recovery.manifestState();
         List<SegmentHandle> handles = new ArrayList<>();
         for (Map.Entry<Long, SegmentReader> e : recovery.segments().entrySet()) {
@@ -97,9 +166,9 @@ public final class DatabaseOpener {
             SegmentMeta meta = manifestState.segments().get(e.getKey());
             handles.add(new SegmentHandle(reader, meta));
         }
-        FileNumbers files = new FileNumbers(recovery.nextFileNumber());
-        long walNumber = files.next();
-        long firstWal = recovery.walFiles().isEmpty() ? walNumber
+        // The number the next WAL file would get, which a memtable with nothing replayed pins.
+        long nextWal = recovery.nextFileNumber();
+        long firstWal = recovery.walFiles().isEmpty() ? nextWal
                 : DatabaseLayout.walNumber(recovery.walFiles().getFirst()).getAsLong();
         LiveState live = new LiveState(layout.dir(), new MemTable(firstWal), handles);
         recovery.takeSegments();
@@ -110,7 +179,18 @@ public final class DatabaseOpener {
         try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored, layout)) {
             replay = recovery.replayWal(target::apply);
         }
-        long lastSequence = Math.max(manifestState.lastSequence(), replay.lastSequence());
+        return new Contents(live, Math.max(manifestState.lastSequence(), replay.lastSequence()), memtableBytes);
+    }
+
+    private static Opened wire(FileLayer fs, DatabaseLayout layout, Options options, StoredOptions stored,
+                               DatabaseRecovery recovery, List<AutoCloseable> opened) {
+        FileNumbers files = new FileNumbers(recovery.nextFileNumber());
+        long walNumber = files.next();
+        Contents contents = recoverContents(layout, options, stored, recovery, opened);
+        LiveState live = contents.live();
+        long memtableBytes = contents.memtableBytes();
+        long lastSequence = contents.lastSequence();
+        ManifestState manifestState = recovery.manifestState();
         Manifest manifest = recovery.openManifest(options.manifestRewriteBytes());
         opened.add(manifest);
 
@@ -252,13 +332,11 @@ public final class DatabaseOpener {
 
     private static DirectoryLock lockOrCreateDirectory(FileLayer fs, DatabaseLayout layout, Options options) {
         try {
-            if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
-                throw new TalaException(layout.dir() + " is a file, not a database directory");
-            }
-            if (!options.createIfMissing() && !fs.exists(layout.optionsFile())) {
+            if (!options.createIfMissing()) {
                 // Checked before locking, so that pointing at the wrong directory leaves no LOCK file behind.
-                throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
-                        ? " (no OPTIONS file)" : " (the directory does not exist)"));
+                requireDatabase(fs, layout);
+            } else if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
+                throw new TalaException(layout.dir() + " is a file, not a database directory");
             }
             if (!fs.exists(layout.optionsFile())) {
                 // Also before locking, so that a directory of someone else's files gets no LOCK
@@ -271,6 +349,17 @@ public final class DatabaseOpener {
             return fs.lock(layout.lockFile());
         } catch (IOException e) {
             throw new StorageException("cannot open " + layout.dir(), e);
+        }
+    }
+
+    /** Refuses a path that holds no database: a file, a missing directory, or one without OPTIONS. */
+    private static void requireDatabase(FileLayer fs, DatabaseLayout layout) {
+        if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
+            throw new TalaException(layout.dir() + " is a file, not a database directory");
+        }
+        if (!fs.exists(layout.optionsFile())) {
+            throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
+                    ? " (no OPTIONS file)" : " (the directory does not exist)"));
         }
     }
 
@@ -294,15 +383,7 @@ public final class DatabaseOpener {
     /** Reads DIR/OPTIONS and checks it against the caller's options, or creates a new database. */
     private static StoredOptions loadOrCreate(FileLayer fs, DatabaseLayout layout, Options options) throws IOException {
         if (fs.exists(layout.optionsFile())) {
-            StoredOptions stored = StoredOptions.read(fs, layout.optionsFile());
-            if (options.dimension().isPresent() && options.dimension().getAsInt() != stored.dimension()) {
-                throw new TalaException("the database in " + layout.dir() + " has embedding dimension "
-                        + stored.dimension() + "; it cannot be opened with dimension " + options.dimension().getAsInt());
-            }
-            if (options.embeddingType().isPresent() && options.embeddingType().get() != stored.embeddingType()) {
-                throw new TalaException("the database in " + layout.dir() + " stores embeddings as "
-                        + stored.embeddingType().label() + "; it cannot be opened with " + options.embeddingType().get().label());
-            }
+            StoredOptions stored = loadExisting(fs, layout, options);
             if (!fs.exists(layout.manifestFile())) {
                 // Created up to OPTIONS, then interrupted: finish creating it, if nothing else exists.
                 if (!fs.list(layout.segmentDir()).isEmpty()) {
@@ -327,6 +408,20 @@ public final class DatabaseOpener {
         fs.syncDirectory(layout.dir());
         stored.write(fs, layout.optionsFile());
         Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
+        return stored;
+    }
+
+    /** Reads DIR/OPTIONS and checks the caller's dimension and embedding type, if given, against it. */
+    private static StoredOptions loadExisting(FileLayer fs, DatabaseLayout layout, Options options) throws IOException {
+        StoredOptions stored = StoredOptions.read(fs, layout.optionsFile());
+        if (options.dimension().isPresent() && options.dimension().getAsInt() != stored.dimension()) {
+            throw new TalaException("the database in " + layout.dir() + " has embedding dimension "
+                    + stored.dimension() + "; it cannot be opened with dimension " + options.dimension().getAsInt());
+        }
+        if (options.embeddingType().isPresent() && options.embeddingType().get() != stored.embeddingType()) {
+            throw new TalaException("the database in " + layout.dir() + " stores embeddings as "
+                    + stored.embeddingType().label() + "; it cannot be opened with " + options.embeddingType().get().label());
+        }
         return stored;
     }
 

@@ -425,9 +425,23 @@ public final class FaultInjectingFileLayer implements FileLayer {
 
     @Override
     public DirectoryLock lock(Path lockFile) throws IOException {
+        return held(() -> real.lock(key(lockFile)));
+    }
+
+    @Override
+    public DirectoryLock lockShared(Path lockFile) throws IOException {
+        return held(() -> real.lockShared(key(lockFile)));
+    }
+
+    private interface LockCall {
+        DirectoryLock take() throws IOException;
+    }
+
+    /** Takes a lock that a power loss releases, with the process that held it. */
+    private DirectoryLock held(LockCall call) throws IOException {
         synchronized (mutex) {
             checkAlive();
-            DirectoryLock lock = real.lock(key(lockFile));
+            DirectoryLock lock = call.take();
             heldLocks.add(lock);
             return lock;
         }
