@@ -347,7 +347,9 @@ public final class TalaDB implements AutoCloseable {
      */
     public List<SegmentMeta> liveSegments() {
         checkOpen();
-        return SegmentHandle.metas(db.live().segments());
+        List<SegmentMeta> live = SegmentHandle.metas(db.live().segments());
+        checkOpen(); // a close meanwhile empties the live state: refuse rather than list nothing
+        return live;
     }
 
     /**
@@ -403,11 +405,22 @@ public final class TalaDB implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageException("cannot list " + db.layout().walDir(), e);
         }
+        DbStats stats;
         if (db.readOnly()) {
-            return new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen,
+            stats = new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen,
                     walFiles, walBytes, db.visible().get(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                     false);
+        } else {
+            stats = writerStats(intents, segments, segmentBytes, memtableBytes, frozen, walFiles, walBytes);
         }
+        // Read in several steps: a close meanwhile empties the live state (no level-0 segments,
+        // nothing pending) under the view pinned before it. Refused rather than mixed.
+        checkOpen();
+        return stats;
+    }
+
+    private DbStats writerStats(long intents, int segments, long segmentBytes, long memtableBytes, int frozen,
+                                int walFiles, long walBytes) {
         var w = db.writes().stats();
         var f = db.flusher().stats();
         var c = db.compactor().stats();

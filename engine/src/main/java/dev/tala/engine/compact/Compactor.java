@@ -219,9 +219,15 @@ public final class Compactor {
             }
             moves.incrementAndGet();
         } else {
-            for (int i = 0; i < result.outputs().size(); i++) {
-                SegmentSummary out = result.outputs().get(i);
-                outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
+            try {
+                for (int i = 0; i < result.outputs().size(); i++) {
+                    SegmentSummary out = result.outputs().get(i);
+                    outputs.add(new SegmentHandle(SegmentReader.open(fs, out.path()), result.metas().get(i)));
+                }
+            } catch (IOException | RuntimeException e) {
+                // Handles no live set will hold: unmapped here, or never (their arena is closed only by them).
+                outputs.forEach(SegmentHandle::release);
+                throw e;
             }
             for (SegmentHandle in : inputs) {
                 Path file = layout.segmentFile(in.id());

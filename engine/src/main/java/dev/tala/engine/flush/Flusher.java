@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * DESIGN.md fixes (docs/RECOVERY.md, "Flush"): write the segment with is_partial set, force,
  * clear the flag, force (both inside SegmentWriter); sync the segment directory; append the
  * MANIFEST edit that adds the segment and marks older WAL files obsolete, forced; only then
- * publish the segment to readers and delete the obsolete WAL files.
+ * retire the obsolete WAL files, and last publish the segment to readers.
  */
 public final class Flusher {
     private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
