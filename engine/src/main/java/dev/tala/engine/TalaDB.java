@@ -408,8 +408,8 @@ public final class TalaDB implements AutoCloseable {
         DbStats stats;
         if (db.readOnly()) {
             stats = new DbStats(intents, segments, segmentBytes, db.live().level0Count(), memtableBytes, frozen,
-                    walFiles, walBytes, db.visible().get(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    false);
+                    walFiles, walBytes, db.visible().get(), 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    Compactor.pendingBytes(db.policy(), db.live()), 0, 0, 0, 0, 0, 0, 0, 0, false);
         } else {
             stats = writerStats(intents, segments, segmentBytes, memtableBytes, frozen, walFiles, walBytes);
         }

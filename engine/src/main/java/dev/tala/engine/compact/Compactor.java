@@ -150,8 +150,12 @@ public final class Compactor {
 
     /** Bytes of the compaction the policy would run next (0 when it would run none). */
     public long pendingBytes() {
-        return settings.policy().pick(SegmentHandle.metas(live.segments()))
-                .map(CompactionChoice::inputBytes).orElse(0L);
+        return pendingBytes(settings.policy(), live);
+    }
+
+    /** The input size of the compaction {@code policy} would run next over {@code live}'s segments. */
+    public static long pendingBytes(CompactionPolicy policy, LiveState live) {
+        return policy.pick(SegmentHandle.metas(live.segments())).map(CompactionChoice::inputBytes).orElse(0L);
     }
 
     private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,

@@ -8,6 +8,7 @@ import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.io.ReadOnlyFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.compaction.CompactionPolicy;
 import dev.tala.engine.Options;
 import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.flush.Flusher;
@@ -54,8 +55,8 @@ public final class DatabaseOpener {
     public record Opened(FileLayer fs, DatabaseLayout layout, StoredOptions stored, long memtableBytes,
                          Durability durability, DirectoryLock lock, Manifest manifest, LiveState live,
                          VisibleSequence visible, WriteAheadLog wal, FileNumbers files, FailureState failure,
-                         WritePath writes, Flusher flusher, Compactor compactor, RecoveryReport report,
-                         boolean needsFlush) {
+                         WritePath writes, Flusher flusher, Compactor compactor, CompactionPolicy policy,
+                         RecoveryReport report, boolean needsFlush) {
         public boolean readOnly() {
             return writes == null;
         }
@@ -143,7 +144,7 @@ public final class DatabaseOpener {
             RecoveryReport report = recovery.report(contents.lastSequence());
             return new Opened(fs, layout, stored, contents.memtableBytes(), stored.durability(), recovery.takeLock(),
                     null, contents.live(), new VisibleSequence(contents.lastSequence()), null, null,
-                    new FailureState(), null, null, null, report, false);
+                    new FailureState(), null, null, null, options.compactionPolicy(), report, false);
         });
     }
 
@@ -235,7 +236,7 @@ public final class DatabaseOpener {
         }
         compactor.schedule();
         return new Opened(fs, layout, stored, memtableBytes, durability, lock, manifest, live, visible, wal, files,
-                failure, writes, flusher[0], compactor, report, recovery.needsFlush());
+                failure, writes, flusher[0], compactor, options.compactionPolicy(), report, recovery.needsFlush());
     }
 
     /**
