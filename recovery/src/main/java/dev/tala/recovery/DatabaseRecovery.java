@@ -123,7 +123,11 @@ public final class DatabaseRecovery implements AutoCloseable {
         try {
             r.step("lock");
             r.removeTemporaryFiles();
-            ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
+            // Only a read-only open meets no MANIFEST (an interrupted creation, which a writable
+            // open finishes by writing an empty one before this): it reads as that empty one.
+            ManifestReader.Result m = r.readOnly && !fs.exists(layout.manifestFile())
+                    ? new ManifestReader.Result(ManifestState.EMPTY, 0, 0, 0)
+                    : ManifestReader.read(fs, layout.manifestFile());
             r.manifest = m.state();
             // Never below what the MANIFEST has handed out or retired: the newest WAL file may be
             // gone (a log that took no record deletes its file), and a new one numbered below
@@ -282,7 +286,10 @@ public final class DatabaseRecovery implements AutoCloseable {
                         + replay.stoppedAt().file().getFileName() + " offset " + replay.stoppedAt().offset());
                 continue;
             }
-            if (f.droppedTailBytes() > 0) {
+            if (f.size() == 0) {
+                act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "an empty file: a process died before writing its"
+                        + " header");
+            } else if (f.droppedTailBytes() > 0) {
                 act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "not replayed: " + f.droppedTailBytes()
                         + " bytes after offset " + f.validEnd() + (stoppedIn(f) ? " (the point-in-time stop: "
                         + replay.stoppedAt().what() + ")" : f.lostWrites() != null ? " (writes the crash lost out of"

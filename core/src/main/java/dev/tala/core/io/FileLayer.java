@@ -81,8 +81,9 @@ public interface FileLayer {
     /**
      * Takes a shared lock on {@code lockFile} for a read-only opener: any number of them may hold
      * it at once, in this process or others, but not beside the exclusive {@link #lock}. Nothing
-     * is written; a missing file is not created, and yields a lock that holds nothing (no writer
-     * has the directory open, since a writer creates the file first).
+     * is written into the file. A missing file is created empty, so that a writer coming later
+     * sees the readers; where it cannot be created (a read-only file system), the lock holds
+     * nothing, and no writer can take one there either.
      *
      * @throws dev.tala.core.error.DatabaseLockedException if a writer holds it, or (in this
      *     process) an exclusive lock is held

@@ -8,6 +8,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -71,13 +72,19 @@ final class LocalDirectoryLocks {
         }
     }
 
-    /** A shared lock on {@code lockFile}, never created; see {@link FileLayer#lockShared}. */
+    /** A shared lock on {@code lockFile}; see {@link FileLayer#lockShared}. */
     static DirectoryLock shared(Path lockFile) throws IOException {
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(lockFile, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
-            return new Unlocked(lockFile);
+            try {
+                // A reader with nothing to lock would not keep out a writer that comes later.
+                attributes = createIfMissing(lockFile);
+            } catch (FileSystemException cannotCreate) {
+                // A read-only file system (or directory): no writer can create it either.
+                return new Unlocked(lockFile);
+            }
         }
         Object key = identity(attributes, lockFile);
         synchronized (HELD) {
@@ -216,7 +223,7 @@ final class LocalDirectoryLocks {
         }
     }
 
-    /** A database directory without a LOCK file: no writer has one open, and a reader adds none. */
+    /** A directory where no LOCK file exists or can be made: no writer can open it either. */
     private record Unlocked(Path path) implements DirectoryLock {
         @Override
         public void close() {

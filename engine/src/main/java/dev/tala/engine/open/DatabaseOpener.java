@@ -133,8 +133,8 @@ public final class DatabaseOpener {
         StoredOptions stored = underLock(lock, layout, () -> {
             StoredOptions existing = loadExisting(fs, layout, options);
             if (!fs.exists(layout.manifestFile())) {
-                throw new TalaException("no MANIFEST in " + layout.dir() + ": its creation was interrupted;"
-                        + " a writable open finishes it");
+                // An interrupted creation reads as an empty MANIFEST, which the writable open writes.
+                refuseLostManifest(fs, layout);
             }
             return existing;
         });
@@ -387,10 +387,7 @@ public final class DatabaseOpener {
             StoredOptions stored = loadExisting(fs, layout, options);
             if (!fs.exists(layout.manifestFile())) {
                 // Created up to OPTIONS, then interrupted: finish creating it, if nothing else exists.
-                if (!fs.list(layout.segmentDir()).isEmpty()) {
-                    throw new CorruptionException(layout.manifestFile().toString(), 0,
-                            "MANIFEST is missing but segments exist; refusing to guess which are live");
-                }
+                refuseLostManifest(fs, layout);
                 Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
             }
             return stored;
@@ -410,6 +407,14 @@ public final class DatabaseOpener {
         stored.write(fs, layout.optionsFile());
         Manifest.create(fs, layout.manifestFile(), ManifestState.EMPTY, options.manifestRewriteBytes()).close();
         return stored;
+    }
+
+    /** A missing MANIFEST beside segments was lost, not left unwritten by an interrupted creation. */
+    private static void refuseLostManifest(FileLayer fs, DatabaseLayout layout) throws IOException {
+        if (!fs.list(layout.segmentDir()).isEmpty()) {
+            throw new CorruptionException(layout.manifestFile().toString(), 0,
+                    "MANIFEST is missing but segments exist; refusing to guess which are live");
+        }
     }
 
     /** Reads DIR/OPTIONS and checks the caller's dimension and embedding type, if given, against it. */

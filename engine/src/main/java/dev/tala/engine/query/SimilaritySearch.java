@@ -62,6 +62,11 @@ public final class SimilaritySearch {
                         + "; every value must be a finite number");
             }
         }
+        if (metric == Metric.COSINE && isZero(vector)) {
+            // Every score would be 0 and the hits arbitrary; Lucene refuses such a query too.
+            throw new InvalidIntentException("vector", "is all zeros, which has no cosine similarity to anything;"
+                    + " search with a non-zero vector, or by dot product");
+        }
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
@@ -100,6 +105,15 @@ public final class SimilaritySearch {
             hits.add(new SearchHit(intent, r.score));
         }
         return hits;
+    }
+
+    private static boolean isZero(float[] vector) {
+        for (float v : vector) {
+            if (v != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A hit of one source's heap, with the id that orders it among equal scores. */

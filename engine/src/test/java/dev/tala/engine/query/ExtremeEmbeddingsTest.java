@@ -1,8 +1,10 @@
 package dev.tala.engine.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
@@ -110,6 +112,29 @@ class ExtremeEmbeddingsTest {
                     }
                 }
                 db.flush();
+            }
+        }
+    }
+
+    /**
+     * A zero query has no cosine similarity to anything: every score was 0 and the k hits were
+     * whichever came first. Refused, as Lucene refuses it; the dot product still answers.
+     */
+    @Test
+    void aZeroQueryIsRefusedByCosineAndScoredByDotProduct() {
+        float[] zero = new float[DIM];
+        float[] some = new float[DIM];
+        Arrays.fill(some, 0.5f);
+        Options options = Options.builder().dimension(DIM).durability(Durability.none()).build();
+        try (TalaDB db = TalaDB.open(dir.resolve("db"), options)) {
+            db.put(intent(1, some));
+            InvalidIntentException e = assertThrows(InvalidIntentException.class,
+                    () -> db.search(zero, 5, SearchFilter.ALL));
+            assertTrue(e.getMessage().contains("all zeros"), e.getMessage());
+            try (Snapshot s = db.snapshot()) {
+                List<SearchHit> hits = s.search(zero, 5, Metric.DOT, SearchFilter.ALL);
+                assertEquals(1, hits.size());
+                assertEquals(0f, hits.getFirst().score());
             }
         }
     }
