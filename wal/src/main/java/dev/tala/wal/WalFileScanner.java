@@ -45,8 +45,18 @@ final class WalFileScanner {
     /** The offset of the file's last non-zero byte (-1 if none), computed when first needed. */
     private long lastNonZero = Long.MIN_VALUE;
 
+    /**
+     * One for every search in this file, not one per search: a skip-corrupted replay searches
+     * once per damaged record, and a file with many damaged records, each with headers that
+     * pass their checksum after it, made the searches together quadratic in the file's size
+     * while each stayed within its own cap. An honest file's searches charge at most its
+     * records' lengths, which the budget exceeds fourfold.
+     */
+    private final ResyncBudget budget;
+
     WalFileScanner(MemorySegment file) {
         this.file = file;
+        this.budget = new ResyncBudget(file.byteSize());
     }
 
     long size() {
@@ -140,13 +150,13 @@ final class WalFileScanner {
      * none, or {@link #UNDECIDED}. Used to tell a torn tail (nothing intact follows) from
      * corruption in the middle, and to resume after a skipped record. Cheap checks first: the
      * header checksum rejects almost every offset before the payload is looked at; a
-     * {@link ResyncBudget} caps the payloads checked, for a file built to pass it everywhere.
+     * {@link ResyncBudget}, shared by this file's searches, caps the payloads checked, for a file
+     * built to pass it everywhere.
      */
     long nextIntactRecordAfter(long offset) {
         // A record's header checksum is never zero over zero bytes, so no record starts past the
         // last non-zero byte: a long zero-filled tail is not searched byte by byte.
         long last = Math.min(file.byteSize() - WalFormat.RECORD_HEADER_BYTES, lastNonZero());
-        ResyncBudget budget = new ResyncBudget(file.byteSize());
         for (long at = offset + 1; at <= last; at++) {
             if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)) {
                 if (!budget.charge(Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET)),

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.testing.RandomIntents;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,6 +163,56 @@ class WalReplayTest {
                 assertEquals(1, s.skippedRecords());
             }
         }
+    }
+
+    /**
+     * Skip-corrupted mode searches once per damaged record. With headers that pass their
+     * checksum inside each damaged record, each claiming a payload to the end of the file, every
+     * search stayed within its own cap while all of them together took time quadratic in the
+     * file's size. The searches of a file now share one budget: once it is spent, the rest of
+     * the file is skipped and reported. Honest damage, every other record, is all stepped over.
+     */
+    @Test
+    void skippingManyDamagedRecordsSharesOneSearchBudgetPerFile() throws IOException {
+        List<Long> ends = new ArrayList<>();
+        List<WalRecord> written = writeRecords(17, 400, ends);
+        byte[] clean = Files.readAllBytes(walFile(1));
+
+        byte[] honest = clean.clone();
+        for (int i = 0; i < written.size(); i += 2) {
+            long start = i == 0 ? WalFormat.FILE_HEADER_BYTES : ends.get(i - 1);
+            honest[(int) start + WalFormat.RECORD_HEADER_BYTES + 1] ^= 0x40;
+        }
+        Files.write(walFile(1), honest);
+        List<WalRecord> survivors = new ArrayList<>();
+        ReplayReport h = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.SKIP_CORRUPTED, survivors::add);
+        assertEquals(written.size() / 2, survivors.size(), "every undamaged record replays");
+        assertEquals(written.size() / 2, h.skippedRecords());
+
+        byte[] hostile = clean.clone();
+        ByteBuffer w = ByteBuffer.wrap(hostile).order(ByteOrder.LITTLE_ENDIAN);
+        int planted = 0;
+        for (int i = 0; i < written.size(); i += 2) {
+            long start = i == 0 ? WalFormat.FILE_HEADER_BYTES : ends.get(i - 1);
+            // Three fake headers in every other record's payload: the first breaks the record,
+            // and each passes its own checksum, claiming a payload to the end of the file.
+            for (int f = 0; f < 3 && start + WalFormat.RECORD_HEADER_BYTES * (f + 2) <= ends.get(i); f++) {
+                int at = (int) start + WalFormat.RECORD_HEADER_BYTES * (f + 1);
+                w.putInt(at + WalFormat.LENGTH_OFFSET, hostile.length - at - WalFormat.RECORD_HEADER_BYTES);
+                w.put(at + WalFormat.TYPE_OFFSET, WalFormat.TYPE_PUT);
+                w.putInt(at + WalFormat.CRC_OFFSET, 0x12345678);
+                w.putInt(at + WalFormat.HEADER_CRC_OFFSET, Crc32c.of(hostile, at, WalFormat.HEADER_CRC_OFFSET));
+                planted++;
+            }
+        }
+        assertTrue(planted > written.size(), "fake headers planted: " + planted);
+        Files.write(walFile(1), hostile);
+        List<WalRecord> replayed = new ArrayList<>();
+        ReplayReport r = WalReplayer.replay(fs, List.of(walFile(1)), 0, WalRecoveryMode.SKIP_CORRUPTED, replayed::add);
+        ReplayReport.Skipped last = r.files().getFirst().skipped().getLast();
+        assertTrue(last.what().contains("the rest of the file was not searched"), last.what());
+        assertEquals(hostile.length, last.offset() + last.length(), "skipped to the end of the file");
+        assertTrue(r.skippedRecords() < written.size() / 4, "gave up early: " + r.skippedRecords() + " searches");
     }
 
     /**

@@ -11,7 +11,7 @@ package dev.tala.core.checksum;
 public final class ResyncBudget {
     private long left;
 
-    /** A budget for one search through a file of {@code fileSize} bytes. */
+    /** A budget for the searches through a file of {@code fileSize} bytes (one, or all of a replay's). */
     public ResyncBudget(long fileSize) {
         left = 4 * fileSize + (1L << 20);
     }
