@@ -19,6 +19,7 @@ import dev.tala.core.model.Status;
 import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.open.DatabaseOpener;
+import dev.tala.engine.open.ReadOnlyOpener;
 import dev.tala.engine.view.PinnedView;
 import dev.tala.engine.view.ReadView;
 import dev.tala.engine.view.SegmentHandle;
@@ -92,10 +93,12 @@ public final class TalaDB implements AutoCloseable {
      * mode) but repairs nothing; {@link #recoveryReport()} lists each repair left undone. The WAL
      * is replayed into memory, so reads see everything a writable open would.
      *
-     * <p>Any number of read-only opens, in this process or others, may hold the directory at
-     * once; a writable open is refused while one does, and a read-only open while a writer
-     * holds it ({@link dev.tala.core.error.DatabaseLockedException}). Writes, flushes and
-     * compactions throw {@link ReadOnlyException}.
+     * <p>A read-only database holds no lock once open: any number of them, in this process or
+     * others, may be open beside each other and beside a writer, and a writer may open the
+     * directory meanwhile. Each reads the database as it was when it opened (a writer's later
+     * writes are not seen; reopen to see them). An open beside a writer that flushes or compacts
+     * meanwhile is made again ({@link ReadOnlyOpener}). Writes, flushes and compactions throw
+     * {@link ReadOnlyException}.
      */
     public static TalaDB openReadOnly(Path dir) {
         return openReadOnly(dir, Options.defaults());
@@ -106,7 +109,7 @@ public final class TalaDB implements AutoCloseable {
      * memtable size replay fills memtables to, and a dimension or embedding type to check.
      */
     public static TalaDB openReadOnly(Path dir, Options options) {
-        return new TalaDB(DatabaseOpener.openReadOnly(Objects.requireNonNull(dir, "dir"),
+        return new TalaDB(ReadOnlyOpener.open(Objects.requireNonNull(dir, "dir"),
                 Objects.requireNonNull(options, "options")));
     }
 

@@ -58,6 +58,12 @@ public final class DatabaseRecovery implements AutoCloseable {
     private final WalRecoveryMode mode;
     /** Judge and report, but change nothing: the open of a database only looked at. */
     private final boolean readOnly;
+    /**
+     * A read-only open beside the process that has the database open for writing: what looks
+     * like damage (a partial segment, a torn tail) is most likely that writer's work in
+     * progress, so it is reported quietly.
+     */
+    private final boolean besideWriter;
     private final List<Action> actions = new ArrayList<>();
     private final List<RecoveryReport.Step> steps = new ArrayList<>();
     private DirectoryLock lock;
@@ -76,11 +82,13 @@ public final class DatabaseRecovery implements AutoCloseable {
     private boolean needsFlush;
     private long stepStart = System.nanoTime();
 
-    private DatabaseRecovery(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, boolean readOnly) {
+    private DatabaseRecovery(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, boolean readOnly,
+                             boolean besideWriter) {
         this.fs = fs;
         this.layout = layout;
         this.mode = mode;
         this.readOnly = readOnly;
+        this.besideWriter = besideWriter;
     }
 
     /**
@@ -102,18 +110,20 @@ public final class DatabaseRecovery implements AutoCloseable {
      * already held by the caller (who created the database under it); it is released on failure.
      */
     public static DatabaseRecovery begin(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode, DirectoryLock lock) {
-        return begin(new DatabaseRecovery(fs, layout, mode, false), lock);
+        return begin(new DatabaseRecovery(fs, layout, mode, false, false), lock);
     }
 
     /**
-     * The same judgement as {@link #begin}, under a shared lock, with no repair: nothing is
-     * deleted, moved, cut or rewritten. Damage the WAL replay steps over stays in the files
-     * (torn tails are not replayed, as in any open), and each repair a writable open would make
-     * is reported as left undone. {@link #openManifest} is not for such a recovery.
+     * The same judgement as {@link #begin}, with no repair: nothing is deleted, moved, cut or
+     * rewritten. Damage the WAL replay steps over stays in the files (torn tails are not
+     * replayed, as in any open), and each repair a writable open would make is reported as left
+     * undone; {@code besideWriter} when another process has the database open for writing (its
+     * work in progress looks like damage, and is reported at debug level only).
+     * {@link #openManifest} is not for such a recovery.
      */
     public static DatabaseRecovery beginReadOnly(FileLayer fs, DatabaseLayout layout, WalRecoveryMode mode,
-                                                 DirectoryLock sharedLock) {
-        return begin(new DatabaseRecovery(fs, layout, mode, true), sharedLock);
+                                                 DirectoryLock lock, boolean besideWriter) {
+        return begin(new DatabaseRecovery(fs, layout, mode, true, besideWriter), lock);
     }
 
     private static DatabaseRecovery begin(DatabaseRecovery r, DirectoryLock lock) {
@@ -347,7 +357,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     public RecoveryReport report(long lastSequence) {
         RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.isEmpty() ? liveSegments : segments.size(),
                 manifestTornBytes, lastSequence);
-        if (report.isClean()) {
+        if (report.isClean() || besideWriter) {
             // One line for an open that repaired nothing; the timed steps are there for whoever asks.
             LOG.info("{}", report.headline());
             LOG.debug("{}", report.summary());
@@ -640,9 +650,15 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     private void act(Action.Kind kind, Path file, String reason) {
-        Action a = new Action(kind, file.toString(), readOnly ? reason + "; left as it is (read-only open)" : reason);
+        Action a = new Action(kind, file.toString(), !readOnly ? reason : besideWriter ? reason + "; left as it is"
+                + " (read-only open beside the writer that has the database open: likely its work in progress)"
+                : reason + "; left as it is (read-only open)");
         actions.add(a);
-        LOG.warn("recovery: {}", a);
+        if (besideWriter) {
+            LOG.debug("recovery: {}", a);
+        } else {
+            LOG.warn("recovery: {}", a);
+        }
     }
 
     private void step(String name) {

@@ -7,26 +7,33 @@ import java.util.OptionalLong;
 public final class DatabaseLockedException extends TalaException {
     private final Path lockFile;
     private final OptionalLong holderPid;
+    private final boolean byReaders;
 
     /** Held by a writer: {@code holderPid} is the pid it wrote into the file, if readable. */
     public DatabaseLockedException(Path lockFile, OptionalLong holderPid) {
-        this(lockFile, holderPid, holderPid.isPresent() ? describe(holderPid.getAsLong()) : "another process");
+        this(lockFile, holderPid, holderPid.isPresent() ? describe(holderPid.getAsLong()) : "another process", false);
     }
 
-    private DatabaseLockedException(Path lockFile, OptionalLong holderPid, String holder) {
+    private DatabaseLockedException(Path lockFile, OptionalLong holderPid, String holder, boolean byReaders) {
         super("database locked: " + lockFile + " is held by " + holder);
         this.lockFile = lockFile;
         this.holderPid = holderPid;
+        this.byReaders = byReaders;
     }
 
     /**
-     * Held by read-only openers, which write nothing into the file (its pid, if any, is an
+     * Held by read-only openers (while they open), which write nothing into the file (its pid, if any, is an
      * earlier writer's); {@code thisProcess} when one of them is in this process.
      */
     public static DatabaseLockedException heldByReaders(Path lockFile, boolean thisProcess) {
         return new DatabaseLockedException(lockFile, thisProcess ? OptionalLong.of(ProcessHandle.current().pid())
                 : OptionalLong.empty(), thisProcess ? "a read-only open in this process"
-                : "read-only opener(s) in another process");
+                : "read-only opener(s) in another process", true);
+    }
+
+    /** Whether read-only openers hold it (each only while it opens), not a writer. */
+    public boolean byReaders() {
+        return byReaders;
     }
 
     private static String describe(long pid) {

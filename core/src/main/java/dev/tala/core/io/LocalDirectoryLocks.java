@@ -38,8 +38,33 @@ final class LocalDirectoryLocks {
     private LocalDirectoryLocks() {
     }
 
+    /**
+     * How long a writer waits for read-only openers: they hold the shared lock only while they
+     * open, so that a service restarting while an operator's command reads does not fail.
+     */
+    private static final long READERS_WAIT_NANOS = 30_000_000_000L;
+
     /** An exclusive lock on {@code lockFile}, created if missing; see {@link FileLayer#lock}. */
     static DirectoryLock exclusive(Path lockFile) throws IOException {
+        long deadline = System.nanoTime() + READERS_WAIT_NANOS;
+        while (true) {
+            try {
+                return tryExclusive(lockFile);
+            } catch (DatabaseLockedException e) {
+                if (!e.byReaders() || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static DirectoryLock tryExclusive(Path lockFile) throws IOException {
         Object key = identity(createIfMissing(lockFile), lockFile);
         synchronized (HELD) {
             Object held = HELD.get(key);

@@ -6,7 +6,6 @@ import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LockCheckingFileLayer;
-import dev.tala.core.io.ReadOnlyFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.compaction.CompactionPolicy;
 import dev.tala.engine.Options;
@@ -63,7 +62,7 @@ public final class DatabaseOpener {
     }
 
     /** What recovery rebuilt in memory: the live segments and the memtables the WAL replayed into. */
-    private record Contents(LiveState live, long lastSequence, long memtableBytes) {
+    record Contents(LiveState live, long lastSequence, long memtableBytes) {
     }
 
     private DatabaseOpener() {
@@ -98,7 +97,7 @@ public final class DatabaseOpener {
      * Wires the components over what {@code recovery} opened; on failure closes what the wiring
      * registered in its list, newest first, then the recovery (and with it the lock).
      */
-    private static Opened wireOrRelease(DatabaseRecovery recovery, Function<List<AutoCloseable>, Opened> wiring) {
+    static Opened wireOrRelease(DatabaseRecovery recovery, Function<List<AutoCloseable>, Opened> wiring) {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             return wiring.apply(opened);
@@ -112,47 +111,10 @@ public final class DatabaseOpener {
     }
 
     /**
-     * Opens the existing database in {@code dir} to read it only: under a shared lock (other
-     * read-only openers may hold it too, a writer may not), through a file layer that refuses
-     * every change. Recovery judges the files as a writable open would, with the same errors, but
-     * repairs nothing; the WAL is replayed into memory only, so what reads see is what a writable
-     * open would serve. Of {@code options}, the file layer, recovery mode, memtable size and
-     * the dimension and embedding type to check against are used.
-     */
-    public static Opened openReadOnly(Path dir, Options options) {
-        JvmFlags.require();
-        DatabaseLayout layout = new DatabaseLayout(dir);
-        FileLayer fs = new ReadOnlyFileLayer(options.fileLayer());
-        DirectoryLock lock;
-        try {
-            requireDatabase(fs, layout);
-            lock = fs.lockShared(layout.lockFile());
-        } catch (IOException e) {
-            throw new StorageException("cannot open " + layout.dir(), e);
-        }
-        StoredOptions stored = underLock(lock, layout, () -> {
-            StoredOptions existing = loadExisting(fs, layout, options);
-            if (!fs.exists(layout.manifestFile())) {
-                // An interrupted creation reads as an empty MANIFEST, which the writable open writes.
-                refuseLostManifest(fs, layout);
-            }
-            return existing;
-        });
-        DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout, options.recoveryMode(), lock);
-        return wireOrRelease(recovery, opened -> {
-            Contents contents = recoverContents(layout, options, stored, recovery, opened);
-            RecoveryReport report = recovery.report(contents.lastSequence());
-            return new Opened(fs, layout, stored, contents.memtableBytes(), stored.durability(), recovery.takeLock(),
-                    null, contents.live(), new VisibleSequence(contents.lastSequence()), null, null,
-                    new FailureState(), null, null, null, options.compactionPolicy(), report, false);
-        });
-    }
-
-    /**
      * Builds the live state from recovery's segments and replays the WAL into its memtables.
      * Registers in {@code opened} what must be closed if a later step fails.
      */
-    private static Contents recoverContents(DatabaseLayout layout, Options options, StoredOptions stored,
+    static Contents recoverContents(DatabaseLayout layout, Options options, StoredOptions stored,
                                             DatabaseRecovery recovery, List<AutoCloseable> opened) {
         ManifestState manifestState = recovery.manifestState();
         List<SegmentHandle> handles = new ArrayList<>();
@@ -354,7 +316,7 @@ public final class DatabaseOpener {
     }
 
     /** Refuses a path that holds no database: a file, a missing directory, or one without OPTIONS. */
-    private static void requireDatabase(FileLayer fs, DatabaseLayout layout) {
+    static void requireDatabase(FileLayer fs, DatabaseLayout layout) {
         if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
             throw new TalaException(layout.dir() + " is a file, not a database directory");
         }
@@ -410,7 +372,7 @@ public final class DatabaseOpener {
     }
 
     /** A missing MANIFEST beside segments was lost, not left unwritten by an interrupted creation. */
-    private static void refuseLostManifest(FileLayer fs, DatabaseLayout layout) throws IOException {
+    static void refuseLostManifest(FileLayer fs, DatabaseLayout layout) throws IOException {
         if (!fs.list(layout.segmentDir()).isEmpty()) {
             throw new CorruptionException(layout.manifestFile().toString(), 0,
                     "MANIFEST is missing but segments exist; refusing to guess which are live");
@@ -418,7 +380,7 @@ public final class DatabaseOpener {
     }
 
     /** Reads DIR/OPTIONS and checks the caller's dimension and embedding type, if given, against it. */
-    private static StoredOptions loadExisting(FileLayer fs, DatabaseLayout layout, Options options) throws IOException {
+    static StoredOptions loadExisting(FileLayer fs, DatabaseLayout layout, Options options) throws IOException {
         StoredOptions stored = StoredOptions.read(fs, layout.optionsFile());
         if (options.dimension().isPresent() && options.dimension().getAsInt() != stored.dimension()) {
             throw new TalaException("the database in " + layout.dir() + " has embedding dimension "
@@ -456,7 +418,7 @@ public final class DatabaseOpener {
         }
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
         } catch (Exception ignored) {

@@ -1,0 +1,122 @@
+package dev.tala.engine.open;
+
+import dev.tala.core.error.DatabaseLockedException;
+import dev.tala.core.error.StorageException;
+import dev.tala.core.error.TalaException;
+import dev.tala.core.io.DirectoryLock;
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.ReadOnlyFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.engine.Options;
+import dev.tala.engine.open.DatabaseOpener.Contents;
+import dev.tala.engine.open.DatabaseOpener.Opened;
+import dev.tala.engine.view.VisibleSequence;
+import dev.tala.engine.write.FailureState;
+import dev.tala.recovery.DatabaseRecovery;
+import dev.tala.recovery.RecoveryReport;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Opens an existing database to read it only, as RocksDB's {@code OpenForReadOnly} does: every
+ * file access goes through a {@link ReadOnlyFileLayer}; recovery judges the files as a writable
+ * open would, with the same errors, but repairs nothing; the WAL is replayed into memory only.
+ * Once open, the reader needs nothing from the directory but the segments it has mapped, which
+ * are never changed in place (a deleted one stays mapped), so it holds no lock: a writer may open
+ * the database meanwhile, and the reader keeps the state as of its own open.
+ *
+ * <p>During the open itself the files must hold still. With no writer, the readers' shared lock
+ * keeps one from starting (and its recovery from cutting what is being read) until the open is
+ * done. Beside a writer that holds the database, the open reads while the writer works: a flush
+ * or compaction that commits meanwhile changes the MANIFEST (and may delete what was being read),
+ * so the MANIFEST is compared before and after, and the open is made again when it changed.
+ */
+public final class ReadOnlyOpener {
+    /** How many times an open beside a busy writer is made before giving up. */
+    static final int ATTEMPTS_BESIDE_A_WRITER = 5;
+
+    private ReadOnlyOpener() {
+    }
+
+    /** Opens {@code dir} to read; see the class comment. */
+    public static Opened open(Path dir, Options options) {
+        JvmFlags.require();
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        FileLayer fs = new ReadOnlyFileLayer(options.fileLayer());
+        DatabaseOpener.requireDatabase(fs, layout);
+        DirectoryLock shared;
+        try {
+            shared = fs.lockShared(layout.lockFile());
+        } catch (DatabaseLockedException writerHasIt) {
+            return besideWriter(fs, layout, options);
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
+        }
+        try {
+            return once(fs, layout, options, false);
+        } finally {
+            DatabaseOpener.closeQuietly(shared);
+        }
+    }
+
+    private static Opened besideWriter(FileLayer fs, DatabaseLayout layout, Options options) {
+        for (int attempt = 1; ; attempt++) {
+            byte[] before = manifestBytes(fs, layout);
+            try {
+                Opened opened = once(fs, layout, options, true);
+                if (Arrays.equals(before, manifestBytes(fs, layout))) {
+                    return opened;
+                }
+                opened.live().close();
+            } catch (RuntimeException e) {
+                if (Arrays.equals(before, manifestBytes(fs, layout))) {
+                    throw e; // nothing committed meanwhile: the error is the files', not the writer's
+                }
+            }
+            if (attempt == ATTEMPTS_BESIDE_A_WRITER) {
+                throw new TalaException("the database in " + layout.dir() + " changed while it was read, "
+                        + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is flushing or compacting);"
+                        + " try again");
+            }
+        }
+    }
+
+    /** The MANIFEST as it is now (empty if absent): an edit committed since changes it. */
+    private static byte[] manifestBytes(FileLayer fs, DatabaseLayout layout) {
+        try {
+            return fs.exists(layout.manifestFile()) ? fs.readAllBytes(layout.manifestFile()) : new byte[0];
+        } catch (IOException e) {
+            throw new StorageException("cannot read " + layout.manifestFile(), e);
+        }
+    }
+
+    private static Opened once(FileLayer fs, DatabaseLayout layout, Options options, boolean besideWriter) {
+        StoredOptions stored;
+        try {
+            stored = DatabaseOpener.loadExisting(fs, layout, options);
+            if (!fs.exists(layout.manifestFile())) {
+                // An interrupted creation reads as an empty MANIFEST, which the writable open writes.
+                DatabaseOpener.refuseLostManifest(fs, layout);
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
+        }
+        DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout, options.recoveryMode(),
+                new NotHeld(layout.lockFile()), besideWriter);
+        return DatabaseOpener.wireOrRelease(recovery, opened -> {
+            Contents contents = DatabaseOpener.recoverContents(layout, options, stored, recovery, opened);
+            RecoveryReport report = recovery.report(contents.lastSequence());
+            return new Opened(fs, layout, stored, contents.memtableBytes(), stored.durability(), recovery.takeLock(),
+                    null, contents.live(), new VisibleSequence(contents.lastSequence()), null, null,
+                    new FailureState(), null, null, null, options.compactionPolicy(), report, false);
+        });
+    }
+
+    /** What an open reader holds of the directory: nothing. */
+    private record NotHeld(Path path) implements DirectoryLock {
+        @Override
+        public void close() {
+        }
+    }
+}
