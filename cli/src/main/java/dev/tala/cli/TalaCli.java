@@ -73,6 +73,9 @@ public final class TalaCli implements Runnable {
     public static int run(String... args) {
         boolean verbose = Arrays.asList(args).contains("--verbose");
         CommandLine cli = new CommandLine(new TalaCli());
+        // picocli would read any '@FILE' argument whole into memory as more arguments (a large
+        // one ran the CLI out of heap); tala documents no such syntax, so '@' is an ordinary character.
+        cli.setExpandAtFiles(false);
         // 'tala COMMAND --help' works as well as 'tala help COMMAND'.
         for (CommandLine sub : cli.getSubcommands().values()) {
             if (sub.getCommandSpec().findOption("--help") == null) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -399,6 +400,10 @@ class CliSubprocessTest {
                 "--db", db.toString(), "stats", "--json");
         assertEquals(2, misplaced.exit(), "options before the command are a usage error");
         fails("is not a UUID", null, "get", "--db", db.toString(), "12345");
+        // '@FILE' is an argument like any other: picocli used to read the file whole into memory
+        // as more arguments (a 64 MiB one ran the CLI out of heap).
+        Path argumentFile = Files.writeString(work.resolve("args"), "--vector\n" + Arrays.toString(new float[DIM]) + "\n");
+        assertEquals(2, fails("'@" + argumentFile + "'", null, "search", "--db", db.toString(), "@" + argumentFile).exit());
         // An unknown command after help is named as such, not as options before a command.
         assertEquals(2, fails("Unknown subcommand 'frob'", null, "help", "frob").exit());
         // An empty --db (an unset shell variable) is refused, not taken for the current directory.

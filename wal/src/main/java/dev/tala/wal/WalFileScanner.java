@@ -5,6 +5,7 @@ import static dev.tala.wal.WalRecordCodec.LONG;
 
 import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.checksum.ResyncBudget;
+import dev.tala.core.checksum.ZeroRuns;
 import dev.tala.core.io.FileLayer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,8 +38,6 @@ final class WalFileScanner {
     }
 
     /** Zeros to compare a reused file's tail against, a chunk at a time. */
-    private static final MemorySegment ZERO_CHUNK = MemorySegment.ofArray(new byte[1 << 20]).asReadOnly();
-
     private final MemorySegment file;
     /** From the file header (see {@link #checkFileHeader}). */
     private boolean zeroFilled;
@@ -158,6 +157,10 @@ final class WalFileScanner {
         // last non-zero byte: a long zero-filled tail is not searched byte by byte.
         long last = Math.min(file.byteSize() - WalFormat.RECORD_HEADER_BYTES, lastNonZero());
         for (long at = offset + 1; at <= last; at++) {
+            at = ZeroRuns.firstNonZeroWindow(file, at, WalFormat.RECORD_HEADER_BYTES);
+            if (at > last) {
+                break;
+            }
             if (file.get(INT, at + WalFormat.HEADER_CRC_OFFSET) == Crc32c.of(file, at, WalFormat.HEADER_CRC_OFFSET)) {
                 if (!budget.charge(Integer.toUnsignedLong(file.get(INT, at + WalFormat.LENGTH_OFFSET)),
                         file.byteSize() - at - WalFormat.RECORD_HEADER_BYTES, WalFormat.MAX_PAYLOAD_BYTES)) {
@@ -222,36 +225,9 @@ final class WalFileScanner {
 
     private long lastNonZero() {
         if (lastNonZero == Long.MIN_VALUE) {
-            lastNonZero = lastNonZeroByte(file);
+            lastNonZero = ZeroRuns.lastNonZero(file);
         }
         return lastNonZero;
-    }
-
-    /**
-     * The offset of the last non-zero byte of {@code bytes}, or -1 if all are zero. A reused
-     * file is mostly zeros (64 MiB after a short session), so whole chunks are compared with
-     * {@link MemorySegment#mismatch}, which is vectorized, and only the chunk that holds the
-     * answer is searched from its end; a loop over the longs of the whole tail was most of
-     * the time an open spent replaying such a file.
-     */
-    static long lastNonZeroByte(MemorySegment bytes) {
-        long end = bytes.byteSize();
-        while (end > 0) {
-            long start = Math.max(0, end - ZERO_CHUNK.byteSize());
-            if (MemorySegment.mismatch(bytes, start, end, ZERO_CHUNK, 0, end - start) < 0) {
-                end = start;
-                continue;
-            }
-            long at = end;
-            while (at - start >= Long.BYTES && bytes.get(ValueLayout.JAVA_LONG_UNALIGNED, at - Long.BYTES) == 0) {
-                at -= Long.BYTES;
-            }
-            while (bytes.get(ValueLayout.JAVA_BYTE, at - 1) == 0) {
-                at--;
-            }
-            return at - 1;
-        }
-        return -1;
     }
 
     private boolean isZero(long offset, long length) {

@@ -1,10 +1,12 @@
 package dev.tala.engine.open;
 
+import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.DatabaseLockedException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.MappedRegion;
 import dev.tala.core.io.ReadOnlyFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
@@ -15,8 +17,8 @@ import dev.tala.engine.write.FailureState;
 import dev.tala.recovery.DatabaseRecovery;
 import dev.tala.recovery.RecoveryReport;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Opens an existing database to read it only, as RocksDB's {@code OpenForReadOnly} does: every
@@ -30,7 +32,8 @@ import java.util.Arrays;
  * keeps one from starting (and its recovery from cutting what is being read) until the open is
  * done. Beside a writer that holds the database, the open reads while the writer works: a flush
  * or compaction that commits meanwhile changes the MANIFEST (and may delete what was being read),
- * so the MANIFEST is compared before and after, and the open is made again when it changed.
+ * so the MANIFEST (its length and checksum) is compared before and after, and the open is made
+ * again when it changed.
  */
 public final class ReadOnlyOpener {
     /** How many times an open beside a busy writer is made before giving up. */
@@ -62,15 +65,15 @@ public final class ReadOnlyOpener {
 
     private static Opened besideWriter(FileLayer fs, DatabaseLayout layout, Options options) {
         for (int attempt = 1; ; attempt++) {
-            byte[] before = manifestBytes(fs, layout);
+            ManifestStamp before = ManifestStamp.of(fs, layout);
             try {
                 Opened opened = once(fs, layout, options, true);
-                if (Arrays.equals(before, manifestBytes(fs, layout))) {
+                if (before.equals(ManifestStamp.of(fs, layout))) {
                     return opened;
                 }
                 opened.live().close();
             } catch (RuntimeException e) {
-                if (Arrays.equals(before, manifestBytes(fs, layout))) {
+                if (before.equals(ManifestStamp.of(fs, layout))) {
                     throw e; // nothing committed meanwhile: the error is the files', not the writer's
                 }
             }
@@ -82,12 +85,22 @@ public final class ReadOnlyOpener {
         }
     }
 
-    /** The MANIFEST as it is now (empty if absent): an edit committed since changes it. */
-    private static byte[] manifestBytes(FileLayer fs, DatabaseLayout layout) {
-        try {
-            return fs.exists(layout.manifestFile()) ? fs.readAllBytes(layout.manifestFile()) : new byte[0];
-        } catch (IOException e) {
-            throw new StorageException("cannot read " + layout.manifestFile(), e);
+    /**
+     * The MANIFEST as it is now, by length and checksum (-1 and 0 if absent): an edit committed
+     * since, appended or rewritten, changes it. Read through a mapping, as the MANIFEST reader
+     * does, so that a huge one cannot exhaust the heap here either.
+     */
+    private record ManifestStamp(long size, int crc) {
+        static ManifestStamp of(FileLayer fs, DatabaseLayout layout) {
+            if (!fs.exists(layout.manifestFile())) {
+                return new ManifestStamp(-1, 0);
+            }
+            try (MappedRegion region = fs.map(layout.manifestFile())) {
+                MemorySegment bytes = region.segment();
+                return new ManifestStamp(bytes.byteSize(), Crc32c.of(bytes, 0, bytes.byteSize()));
+            } catch (IOException e) {
+                throw new StorageException("cannot read " + layout.manifestFile(), e);
+            }
         }
     }
 

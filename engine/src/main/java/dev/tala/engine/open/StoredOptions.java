@@ -19,6 +19,11 @@ import java.util.function.Function;
  */
 public record StoredOptions(int dimension, EmbeddingType embeddingType, long memtableBytes, Durability durability) {
     static final int FORMAT = 1;
+    /**
+     * Far above the five short lines (and any comments) an OPTIONS file holds; a larger file is
+     * refused before it is read, which a gigabyte-sized one would otherwise exhaust the heap on.
+     */
+    static final int MAX_BYTES = 64 * 1024;
     private static final Set<String> KEYS = Set.of("format", "dimension", "dtype", "memtable_bytes", "durability");
 
     public void write(FileLayer fs, Path file) throws IOException {
@@ -33,6 +38,11 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
 
     public static StoredOptions read(FileLayer fs, Path file) throws IOException {
         String name = file.toString();
+        long size = fs.size(file);
+        if (size > MAX_BYTES) {
+            throw new CorruptionException(name, MAX_BYTES, "the file is " + size + " bytes; an OPTIONS file is a few"
+                    + " short lines, at most " + MAX_BYTES + " bytes");
+        }
         byte[] bytes = fs.readAllBytes(file);
         Map<String, Line> lines = new HashMap<>();
         CorruptionException stray = readLines(name, bytes, lines);
