@@ -72,7 +72,9 @@ public final class ReadOnlyOpener {
                     return opened;
                 }
                 opened.live().close();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InternalError e) {
+                // InternalError: what a mapped read past a file's end raises (SIGBUS), should a
+                // writer that is still recovering cut a WAL file this open has mapped.
                 if (before.equals(ManifestStamp.of(fs, layout))) {
                     throw e; // nothing committed meanwhile: the error is the files', not the writer's
                 }
