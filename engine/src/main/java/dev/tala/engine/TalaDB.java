@@ -87,7 +87,7 @@ public final class TalaDB implements AutoCloseable {
     /**
      * Opens the existing database in {@code dir} for reading only, as RocksDB's
      * {@code OpenForReadOnly} does: nothing in the directory is changed or deleted (only an empty
-     * LOCK file is created where none is, so that a writer coming later is kept out), so it
+     * LOCK file is created where none is, which the open locks shared while it reads), so it
      * works on a read-only file system and leaves a damaged database exactly as it found it.
      * Recovery judges the files as a writable open would (the same errors, in the same recovery
      * mode) but repairs nothing; {@link #recoveryReport()} lists each repair left undone. The WAL

@@ -1,5 +1,6 @@
 package dev.tala.engine.open;
 
+import dev.tala.compaction.CompactionPolicy;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
@@ -7,7 +8,6 @@ import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
-import dev.tala.compaction.CompactionPolicy;
 import dev.tala.engine.Options;
 import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.flush.Flusher;
@@ -115,7 +115,7 @@ public final class DatabaseOpener {
      * Registers in {@code opened} what must be closed if a later step fails.
      */
     static Contents recoverContents(DatabaseLayout layout, Options options, StoredOptions stored,
-                                            DatabaseRecovery recovery, List<AutoCloseable> opened) {
+                                    DatabaseRecovery recovery, List<AutoCloseable> opened) {
         ManifestState manifestState = recovery.manifestState();
         List<SegmentHandle> handles = new ArrayList<>();
         for (Map.Entry<Long, SegmentReader> e : recovery.segments().entrySet()) {
@@ -153,7 +153,6 @@ public final class DatabaseOpener {
         LiveState live = contents.live();
         long memtableBytes = contents.memtableBytes();
         long lastSequence = contents.lastSequence();
-        ManifestState manifestState = recovery.manifestState();
         Manifest manifest = recovery.openManifest(options.manifestRewriteBytes());
         opened.add(manifest);
 
