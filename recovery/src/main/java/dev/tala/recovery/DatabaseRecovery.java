@@ -506,7 +506,8 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             unlistedSegments.clear();
         } catch (IOException e) {
-            throw new StorageException("cannot move unlisted segments to " + layout.lostDir(), e);
+            throw new StorageException(readOnly ? "cannot read the unlisted segments in " + layout.segmentDir()
+                    : "cannot move unlisted segments to " + layout.lostDir(), e);
         }
     }
 

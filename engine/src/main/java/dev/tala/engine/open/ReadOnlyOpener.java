@@ -33,11 +33,13 @@ import java.nio.file.Path;
  * done. Beside a writer that holds the database, the open reads while the writer works: a flush
  * or compaction that commits meanwhile changes the MANIFEST (and may delete what was being read),
  * so the MANIFEST (its length and checksum) is compared before and after, and the open is made
- * again when it changed.
+ * again when it changed, or when it failed (see {@link #besideWriter}).
  */
 public final class ReadOnlyOpener {
     /** How many times an open beside a busy writer is made before giving up. */
     static final int ATTEMPTS_BESIDE_A_WRITER = 5;
+    /** The pause before the second attempt; each later one waits as much longer again. */
+    private static final long PAUSE_MILLIS = 50;
 
     private ReadOnlyOpener() {
     }
@@ -63,8 +65,19 @@ public final class ReadOnlyOpener {
         }
     }
 
+    /**
+     * The open beside a writer, made again when it failed or the MANIFEST changed while it ran.
+     * A failure with the MANIFEST unchanged is retried too: a writer that is still recovering
+     * deletes partial segments, moves unlisted ones to lost/ and cuts torn WAL tails before it
+     * writes any edit, and a file this open listed or mapped may be gone or shorter when read.
+     * The pause between attempts gives such a writer time to finish its repairs.
+     */
     private static Opened besideWriter(FileLayer fs, DatabaseLayout layout, Options options) {
-        for (int attempt = 1; ; attempt++) {
+        Throwable lastFailure = null;
+        for (int attempt = 1; attempt <= ATTEMPTS_BESIDE_A_WRITER; attempt++) {
+            if (attempt > 1 && !pause(attempt)) {
+                break;
+            }
             ManifestStamp before = ManifestStamp.of(fs, layout);
             try {
                 Opened opened = once(fs, layout, options, true);
@@ -72,18 +85,34 @@ public final class ReadOnlyOpener {
                     return opened;
                 }
                 opened.live().close();
+                lastFailure = null;
             } catch (RuntimeException | InternalError e) {
-                // InternalError: what a mapped read past a file's end raises (SIGBUS), should a
-                // writer that is still recovering cut a WAL file this open has mapped.
-                if (before.equals(ManifestStamp.of(fs, layout))) {
-                    throw e; // nothing committed meanwhile: the error is the files', not the writer's
-                }
+                // InternalError: what a mapped read past a file's end raises (SIGBUS), when a
+                // writer cut a WAL file this open had mapped.
+                lastFailure = before.equals(ManifestStamp.of(fs, layout)) ? e : null;
             }
-            if (attempt == ATTEMPTS_BESIDE_A_WRITER) {
-                throw new TalaException("the database in " + layout.dir() + " changed while it was read, "
-                        + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is flushing or compacting);"
-                        + " try again");
-            }
+        }
+        if (lastFailure instanceof RuntimeException e) {
+            throw e; // the MANIFEST held still and the open still failed: the files' error, not the writer's
+        }
+        if (lastFailure != null) {
+            throw new TalaException("cannot read the database in " + layout.dir() + ": a file changed while it"
+                    + " was read, " + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is repairing"
+                    + " or writing it); try again", lastFailure);
+        }
+        throw new TalaException("the database in " + layout.dir() + " changed while it was read, "
+                + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is flushing or compacting);"
+                + " try again");
+    }
+
+    /** Waits a little longer before each attempt; false when interrupted (the flag stays set). */
+    private static boolean pause(int attempt) {
+        try {
+            Thread.sleep(PAUSE_MILLIS * (attempt - 1));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
