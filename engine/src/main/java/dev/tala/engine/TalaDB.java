@@ -86,16 +86,15 @@ public final class TalaDB implements AutoCloseable {
 
     /**
      * Opens the existing database in {@code dir} for reading only, as RocksDB's
-     * {@code OpenForReadOnly} does: nothing in the directory is changed or deleted (only an empty
-     * LOCK file is created where none is, which the open locks shared while it reads), so it
-     * works on a read-only file system and leaves a damaged database exactly as it found it.
+     * {@code OpenForReadOnly} does: nothing in the directory is created, changed or deleted, so
+     * it works on a read-only file system and leaves a damaged database exactly as it found it.
      * Recovery judges the files as a writable open would (the same errors, in the same recovery
      * mode) but repairs nothing; {@link #recoveryReport()} lists each repair left undone. The WAL
      * is replayed into memory, so reads see everything a writable open would.
      *
-     * <p>A read-only database holds no lock once open: any number of them, in this process or
-     * others, may be open beside each other and beside a writer, and a writer may open the
-     * directory meanwhile. Each reads the database as it was when it opened (a writer's later
+     * <p>A read-only database takes no lock: any number of them, in this process or others, may
+     * be open beside each other and beside a writer, and a writer may open the directory
+     * meanwhile. Each reads the database as it was when it opened (a writer's later
      * writes are not seen; reopen to see them). An open beside a writer that flushes or compacts
      * meanwhile is made again ({@link ReadOnlyOpener}). Writes, flushes and compactions throw
      * {@link ReadOnlyException}.
@@ -363,6 +362,7 @@ public final class TalaDB implements AutoCloseable {
      */
     public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
         checkOpen();
+        refuseIfReadOnly("a compaction");
         if (from >= to) {
             return Optional.empty();
         }

@@ -37,7 +37,6 @@ final class WalFileScanner {
     record End(long offset) implements Step {
     }
 
-    /** Zeros to compare a reused file's tail against, a chunk at a time. */
     private final MemorySegment file;
     /** From the file header (see {@link #checkFileHeader}). */
     private boolean zeroFilled;

@@ -25,11 +25,7 @@ public final class DbOptions {
         return json;
     }
 
-    /** Opens an existing database; a missing one is an error, not an accident to create. */
-    public TalaDB openExisting() {
-        return TalaDB.open(db, Options.builder().createIfMissing(false).build());
-    }
-
+    /** Opens an existing database for writing; a missing one is an error, not an accident to create. */
     public TalaDB openExisting(Options.Builder options) {
         return TalaDB.open(db, options.createIfMissing(false).build());
     }

@@ -22,16 +22,17 @@ public final class DatabaseLockedException extends TalaException {
     }
 
     /**
-     * Held by read-only openers (while they open), which write nothing into the file (its pid, if any, is an
-     * earlier writer's); {@code thisProcess} when one of them is in this process.
+     * Held shared (by tala verify, or by a read-only open asking whether a writer holds it),
+     * which writes nothing into the file (its pid, if any, is an earlier writer's);
+     * {@code thisProcess} when one of the holders is in this process.
      */
     public static DatabaseLockedException heldByReaders(Path lockFile, boolean thisProcess) {
         return new DatabaseLockedException(lockFile, thisProcess ? OptionalLong.of(ProcessHandle.current().pid())
-                : OptionalLong.empty(), thisProcess ? "a read-only open in this process"
-                : "read-only opener(s) in another process", true);
+                : OptionalLong.empty(), thisProcess ? "a shared holder in this process (tala verify, or a read-only open)"
+                : "shared holder(s) in another process (tala verify, or a read-only open)", true);
     }
 
-    /** Whether read-only openers hold it (each only while it opens), not a writer. */
+    /** Whether shared holders hold it, not a writer. */
     public boolean byReaders() {
         return byReaders;
     }

@@ -71,8 +71,8 @@ public interface FileLayer {
 
     /**
      * Takes an exclusive lock on {@code lockFile} (created if missing) for this process, writing
-     * the holder's pid into it. While read-only openers hold it shared (each only while it
-     * opens), it waits for them, up to a bound.
+     * the holder's pid into it. While it is held shared ({@link #lockShared}), it waits for the
+     * holders, up to a bound.
      *
      * @throws dev.tala.core.error.DatabaseLockedException if another opener, in this process or
      *     another, holds it
@@ -80,12 +80,11 @@ public interface FileLayer {
     DirectoryLock lock(Path lockFile) throws IOException;
 
     /**
-     * Takes a shared lock on {@code lockFile} for a read-only opener while it opens: any number
-     * of them may hold it at once, in this process or others, but not beside the exclusive
-     * {@link #lock}. Nothing
-     * is written into the file. A missing file is created empty, so that a writer coming later
-     * sees the readers; where it cannot be created (a read-only file system), the lock holds
-     * nothing, and no writer can take one there either.
+     * Takes a shared lock on {@code lockFile} (for {@code tala verify}, or for an instant to learn
+     * whether a writer holds it): any number of holders at once, in this process or others, but
+     * not beside the exclusive {@link #lock}. Nothing is written into the file. A missing file is
+     * created empty, so that a writer coming later sees the holder; where it cannot be created
+     * (no permission, a read-only file system), the lock holds nothing.
      *
      * @throws dev.tala.core.error.DatabaseLockedException if a writer holds it, or (in this
      *     process) an exclusive lock is held

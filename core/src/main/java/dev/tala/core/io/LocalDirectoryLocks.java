@@ -20,7 +20,7 @@ import java.util.OptionalLong;
 
 /**
  * The LOCK files of database directories on the real file system: one writer (an exclusive
- * record lock, its pid written into the file) or any number of read-only openers (a shared
+ * record lock, its pid written into the file) or any number of shared holders (a shared
  * record lock, nothing written), across processes and within this one.
  *
  * <p>POSIX record locks belong to the process, and closing any descriptor of the file drops
@@ -39,8 +39,8 @@ final class LocalDirectoryLocks {
     }
 
     /**
-     * How long a writer waits for read-only openers: they hold the shared lock only while they
-     * open, so that a service restarting while an operator's command reads does not fail.
+     * How long a writer waits for shared holders (a {@code tala verify}, or a read-only open's
+     * instant check), so that a service restarting while an operator's command reads does not fail.
      */
     private static final long READERS_WAIT_NANOS = 30_000_000_000L;
 
@@ -65,8 +65,9 @@ final class LocalDirectoryLocks {
     }
 
     private static DirectoryLock tryExclusive(Path lockFile) throws IOException {
-        Object key = identity(createIfMissing(lockFile), lockFile);
+        Object key;
         synchronized (HELD) {
+            key = identity(createIfMissing(lockFile), lockFile);
             Object held = HELD.get(key);
             if (held == EXCLUSIVE) {
                 throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
@@ -104,10 +105,10 @@ final class LocalDirectoryLocks {
             attributes = Files.readAttributes(lockFile, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             try {
-                // A reader with nothing to lock would not keep out a writer that comes later.
+                // A holder with nothing to lock would not keep out a writer that comes later.
                 attributes = createIfMissing(lockFile);
             } catch (FileSystemException cannotCreate) {
-                // A read-only file system (or directory): no writer can create it either.
+                // No permission, or a read-only file system: the lock holds nothing.
                 return new Unlocked(lockFile);
             }
         }
@@ -163,16 +164,19 @@ final class LocalDirectoryLocks {
     }
 
     /**
-     * Creates {@code lockFile} if absent. Creating it opens a descriptor only when no file was
-     * there, so never one on a file this process has locked.
+     * Creates {@code lockFile} if absent. Creating it opens (and closes) a descriptor only when
+     * no file was there; under HELD's monitor, so that no other thread of this process can lock
+     * the new file before that descriptor is closed, which would drop its lock.
      */
     private static BasicFileAttributes createIfMissing(Path lockFile) throws IOException {
-        try {
-            Files.createFile(lockFile);
-        } catch (FileAlreadyExistsException e) {
-            // Left by an earlier opener, or held by a current one: both are expected.
+        synchronized (HELD) {
+            try {
+                Files.createFile(lockFile);
+            } catch (FileAlreadyExistsException e) {
+                // Left by an earlier opener, or held by a current one: both are expected.
+            }
+            return Files.readAttributes(lockFile, BasicFileAttributes.class);
         }
-        return Files.readAttributes(lockFile, BasicFileAttributes.class);
     }
 
     /** The device and inode of the file. */
@@ -248,7 +252,7 @@ final class LocalDirectoryLocks {
         }
     }
 
-    /** A directory where no LOCK file exists or can be made: no writer can open it either. */
+    /** A directory where no LOCK file exists or can be made by this user: nothing is held. */
     private record Unlocked(Path path) implements DirectoryLock {
         @Override
         public void close() {

@@ -24,20 +24,20 @@ import java.nio.file.Path;
  * Opens an existing database to read it only, as RocksDB's {@code OpenForReadOnly} does: every
  * file access goes through a {@link ReadOnlyFileLayer}; recovery judges the files as a writable
  * open would, with the same errors, but repairs nothing; the WAL is replayed into memory only.
- * Once open, the reader needs nothing from the directory but the segments it has mapped, which
- * are never changed in place (a deleted one stays mapped), so it holds no lock: a writer may open
- * the database meanwhile, and the reader keeps the state as of its own open.
+ * Nothing in the directory is created or changed, and no lock is taken: a reader never keeps a
+ * writer out, nor the reverse. Once open, it needs nothing from the directory but the segments it
+ * has mapped, which are never changed in place (a deleted one stays mapped), and serves the state
+ * as of its open.
  *
- * <p>During the open itself the files must hold still. With no writer, the readers' shared lock
- * keeps one from starting (and its recovery from cutting what is being read) until the open is
- * done. Beside a writer that holds the database, the open reads while the writer works: a flush
- * or compaction that commits meanwhile changes the MANIFEST (and may delete what was being read),
- * so the MANIFEST (its length and checksum) is compared before and after, and the open is made
- * again when it changed, or when it failed (see {@link #besideWriter}).
+ * <p>While it opens, a writer may work beside it: a flush or compaction that commits changes the
+ * MANIFEST (and may delete what was being read), and a writer that is still recovering deletes
+ * partial segments, moves unlisted ones to lost/ and cuts torn WAL tails before it writes any
+ * edit. So the MANIFEST (its length and checksum) is compared before and after, and the open is
+ * made again when it changed, or when it failed while a writer holds the directory.
  */
 public final class ReadOnlyOpener {
     /** How many times an open beside a busy writer is made before giving up. */
-    static final int ATTEMPTS_BESIDE_A_WRITER = 5;
+    static final int ATTEMPTS = 5;
     /** The pause before the second attempt; each later one waits as much longer again. */
     private static final long PAUSE_MILLIS = 50;
 
@@ -50,59 +50,67 @@ public final class ReadOnlyOpener {
         DatabaseLayout layout = new DatabaseLayout(dir);
         FileLayer fs = new ReadOnlyFileLayer(options.fileLayer());
         DatabaseOpener.requireDatabase(fs, layout);
-        DirectoryLock shared;
-        try {
-            shared = fs.lockShared(layout.lockFile());
-        } catch (DatabaseLockedException writerHasIt) {
-            return besideWriter(fs, layout, options);
-        } catch (IOException e) {
-            throw new StorageException("cannot open " + layout.dir(), e);
-        }
-        try {
-            return once(fs, layout, options, false);
-        } finally {
-            DatabaseOpener.closeQuietly(shared);
-        }
-    }
-
-    /**
-     * The open beside a writer, made again when it failed or the MANIFEST changed while it ran.
-     * A failure with the MANIFEST unchanged is retried too: a writer that is still recovering
-     * deletes partial segments, moves unlisted ones to lost/ and cuts torn WAL tails before it
-     * writes any edit, and a file this open listed or mapped may be gone or shorter when read.
-     * The pause between attempts gives such a writer time to finish its repairs.
-     */
-    private static Opened besideWriter(FileLayer fs, DatabaseLayout layout, Options options) {
         Throwable lastFailure = null;
-        for (int attempt = 1; attempt <= ATTEMPTS_BESIDE_A_WRITER; attempt++) {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (attempt > 1 && !pause(attempt)) {
                 break;
             }
+            boolean besideWriter = writerHolds(fs, layout);
             ManifestStamp before = ManifestStamp.of(fs, layout);
+            Opened opened;
             try {
-                Opened opened = once(fs, layout, options, true);
-                if (before.equals(ManifestStamp.of(fs, layout))) {
-                    return opened;
-                }
-                opened.live().close();
-                lastFailure = null;
+                opened = once(fs, layout, options, besideWriter);
             } catch (RuntimeException | InternalError e) {
                 // InternalError: what a mapped read past a file's end raises (SIGBUS), when a
                 // writer cut a WAL file this open had mapped.
-                lastFailure = before.equals(ManifestStamp.of(fs, layout)) ? e : null;
+                boolean stillWhole = before.equals(ManifestStamp.of(fs, layout));
+                if (stillWhole && !besideWriter && !writerHolds(fs, layout)) {
+                    throw e; // no writer, nothing committed: the error is the files'
+                }
+                lastFailure = stillWhole ? e : null;
+                continue;
             }
+            boolean unchanged;
+            try {
+                unchanged = before.equals(ManifestStamp.of(fs, layout));
+            } catch (RuntimeException e) {
+                opened.live().close();
+                throw e;
+            }
+            if (unchanged) {
+                return opened;
+            }
+            opened.live().close();
+            lastFailure = null;
         }
         if (lastFailure instanceof RuntimeException e) {
             throw e; // the MANIFEST held still and the open still failed: the files' error, not the writer's
         }
         if (lastFailure != null) {
             throw new TalaException("cannot read the database in " + layout.dir() + ": a file changed while it"
-                    + " was read, " + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is repairing"
+                    + " was read, at each of " + ATTEMPTS + " attempts (the process that has it open is repairing"
                     + " or writing it); try again", lastFailure);
         }
-        throw new TalaException("the database in " + layout.dir() + " changed while it was read, "
-                + ATTEMPTS_BESIDE_A_WRITER + " times (the process that has it open is flushing or compacting);"
-                + " try again");
+        throw new TalaException("the database in " + layout.dir() + " changed while it was read, at each of "
+                + ATTEMPTS + " attempts (the process that has it open is flushing or compacting); try again");
+    }
+
+    /**
+     * Whether a writer has the directory open now: its exclusive lock refuses the shared one,
+     * which is released at once if taken. No LOCK file means no writer (a writer creates it
+     * before anything else); this creates none.
+     */
+    private static boolean writerHolds(FileLayer fs, DatabaseLayout layout) {
+        if (!fs.exists(layout.lockFile())) {
+            return false;
+        }
+        try (DirectoryLock probe = fs.lockShared(layout.lockFile())) {
+            return false;
+        } catch (DatabaseLockedException writerHasIt) {
+            return true;
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
+        }
     }
 
     /** Waits a little longer before each attempt; false when interrupted (the flag stays set). */

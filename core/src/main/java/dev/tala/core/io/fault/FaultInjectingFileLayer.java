@@ -437,11 +437,20 @@ public final class FaultInjectingFileLayer implements FileLayer {
         DirectoryLock take() throws IOException;
     }
 
-    /** Takes a lock that a power loss releases, with the process that held it. */
+    /**
+     * Takes a lock that a power loss releases, with the process that held it. Taken outside the
+     * layer's mutex: a writer's lock waits for read-only openers, whose file calls need the mutex.
+     */
     private DirectoryLock held(LockCall call) throws IOException {
         synchronized (mutex) {
             checkAlive();
-            DirectoryLock lock = call.take();
+        }
+        DirectoryLock lock = call.take();
+        synchronized (mutex) {
+            if (dead) {
+                lock.close();
+                checkAlive();
+            }
             heldLocks.add(lock);
             return lock;
         }

@@ -1,0 +1,49 @@
+package dev.tala.core.io.fault;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.io.DirectoryLock;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A writer's lock() waits (up to 30 s) for shared holders; FaultInjectingFileLayer held
+ * its mutex meanwhile, so the holder it waited for could not make its next file call (from a
+ * review; it waited the full 30 s).
+ */
+class FaultLayerLockWaitTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void readerCanKeepWorkingWhileAWriterWaitsForIt() throws Exception {
+        FaultInjectingFileLayer fs = new FaultInjectingFileLayer(tmp.resolve("stash"));
+        Path lockFile = tmp.resolve("LOCK");
+        DirectoryLock shared = fs.lockShared(lockFile);
+        // Threads of their own: the common pool has one thread on a 2-core machine.
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        CompletableFuture<DirectoryLock> writer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return fs.lock(lockFile);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, threads);
+        Thread.sleep(300); // the writer is now waiting for the reader, inside the layer's mutex
+        // The reader goes on with its open: one more file call, then it releases its lock.
+        CompletableFuture<Boolean> readerStep = CompletableFuture.supplyAsync(() -> fs.exists(tmp), threads);
+        long start = System.nanoTime();
+        try {
+            readerStep.get(35, TimeUnit.SECONDS);
+        } finally {
+            shared.close();
+        }
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        boolean writerGotIt = !writer.handle((l, e) -> e == null).get(35, TimeUnit.SECONDS) ? false : true;
+        assertTrue(waitedMs < 2_000, "the reader's exists() waited " + waitedMs + " ms for the writer's lock()");
+        assertTrue(writerGotIt, "the writer should get the lock once the reader is done");
+    }
+}
