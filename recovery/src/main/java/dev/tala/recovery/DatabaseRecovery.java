@@ -225,11 +225,6 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
         setAsideUnlistedSegments(Math.max(manifest.lastSequence(), replay.lastSequence()));
         step("wal-replay");
-        if (readOnly) {
-            reportUnrepairedWal();
-            step("wal-repair");
-            return replay;
-        }
         Set<Path> removed = new HashSet<>();
         try {
             for (ReplayReport.FileReport f : replay.files()) {
@@ -249,18 +244,17 @@ public final class DatabaseRecovery implements AutoCloseable {
                     // incomplete header is no longer a torn tail and the next open would refuse it.
                     String why;
                     if (stopHere) {
-                        why = "dropped at the point-in-time stop (" + replay.stoppedAt().what()
-                                + "); the file as it was is kept as " + copy;
+                        why = "dropped at the point-in-time stop (" + replay.stoppedAt().what() + ")" + keptAs(copy);
                     } else if (f.lostWrites() != null) {
                         why = "writes the crash lost out of order: " + f.lostWrites() + ", none of them"
-                                + " acknowledged as durable; the file as it was is kept as " + copy;
+                                + " acknowledged as durable" + keptAs(copy);
                     } else {
                         why = "a write torn by the crash";
                     }
                     if (cutTail(f, why)) {
                         removed.add(f.file());
                     }
-                } else {
+                } else if (!readOnly) {
                     // Its records may be only in the page cache (a process killed in NONE or
                     // BATCH mode): forced before this open writes a newer WAL file, or a power
                     // loss would turn its lost tail into damage in an older file.
@@ -270,7 +264,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                 }
                 for (ReplayReport.Skipped skip : f.skipped()) {
                     act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
-                            + skip.offset() + " (" + skip.what() + "); the file as it was is kept as " + copy);
+                            + skip.offset() + " (" + skip.what() + ")" + keptAs(copy));
                 }
                 if (!f.skipped().isEmpty()) {
                     // The file is deleted once this flush has its records in a segment.
@@ -286,30 +280,6 @@ public final class DatabaseRecovery implements AutoCloseable {
         walFiles = walFiles.stream().filter(p -> !removed.contains(p)).toList();
         step("wal-repair");
         return replay;
-    }
-
-    /** What a writable open's WAL repair would do, reported without doing it. */
-    private void reportUnrepairedWal() {
-        for (ReplayReport.FileReport f : replay.files()) {
-            if (f.ignored()) {
-                act(Action.Kind.DROPPED_WAL_AFTER_STOP, f.file(), "not replayed: after the point-in-time stop at "
-                        + replay.stoppedAt().file().getFileName() + " offset " + replay.stoppedAt().offset());
-                continue;
-            }
-            if (f.size() == 0) {
-                act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "an empty file: a process died before writing its"
-                        + " header");
-            } else if (f.droppedTailBytes() > 0) {
-                act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "not replayed: " + f.droppedTailBytes()
-                        + " bytes after offset " + f.validEnd() + (stoppedIn(f) ? " (the point-in-time stop: "
-                        + replay.stoppedAt().what() + ")" : f.lostWrites() != null ? " (writes the crash lost out of"
-                        + " order: " + f.lostWrites() + ")" : " (a write torn by the crash)"));
-            }
-            for (ReplayReport.Skipped skip : f.skipped()) {
-                act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
-                        + skip.offset() + " (" + skip.what() + ")");
-            }
-        }
     }
 
     /**
@@ -567,21 +537,26 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
-     * Cuts {@code f} after its last intact record, or deletes it if not even its header is intact.
+     * Cuts {@code f} after its last intact record, or deletes it if not even its header is intact
+     * (a read-only recovery only reports it).
      *
-     * @return whether the file was deleted
+     * @return whether the file was deleted (or, read-only, would have been)
      */
     private boolean cutTail(ReplayReport.FileReport f, String why) throws IOException {
         if (f.validEnd() == 0) {
-            fs.delete(f.file());
-            fs.syncDirectory(layout.walDir());
-            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), "deleted: its header is not intact (" + f.size()
-                    + " bytes; " + why + ")");
+            delete(f.file());
+            if (!readOnly) {
+                fs.syncDirectory(layout.walDir());
+            }
+            act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), (readOnly ? "" : "deleted: ") + "its header is not intact ("
+                    + f.size() + " bytes; " + why + ")");
             return true;
         }
-        try (WritableFile out = fs.openForAppend(f.file())) {
-            out.truncate(f.validEnd());
-            out.force();
+        if (!readOnly) {
+            try (WritableFile out = fs.openForAppend(f.file())) {
+                out.truncate(f.validEnd());
+                out.force();
+            }
         }
         act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
                 + " (" + why + ")");
@@ -595,9 +570,12 @@ public final class DatabaseRecovery implements AutoCloseable {
     /**
      * Copies {@code p} into {@code lost/} (durably) and returns the copy's path: for a WAL file
      * whose damaged or unreplayed bytes recovery drops while the file itself must stay until
-     * its records are in a segment.
+     * its records are in a segment. Null in a read-only recovery, which copies nothing.
      */
     private Path copyToLost(Path p) throws IOException {
+        if (readOnly) {
+            return null;
+        }
         Path target = lostTarget(p);
         // Written under a temporary name and renamed once forced, so that a crash midway cannot
         // leave a partial copy that looks like the file as it was.
@@ -615,6 +593,11 @@ public final class DatabaseRecovery implements AutoCloseable {
         fs.rename(partial, target);
         fs.syncDirectory(target.getParent());
         return target;
+    }
+
+    /** Where a report says the file as it was is kept, if it was copied. */
+    private static String keptAs(Path copy) {
+        return copy == null ? "" : "; the file as it was is kept as " + copy;
     }
 
     /** A free name in {@code lost/} for {@code p}, creating the directory if needed. */
