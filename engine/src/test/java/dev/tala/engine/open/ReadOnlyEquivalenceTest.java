@@ -50,22 +50,26 @@ class ReadOnlyEquivalenceTest {
         return Options.builder().dimension(DIM).memtableBytes(64 * 1024).durability(Durability.none()).build();
     }
 
+    /** A database in {@code dir}: {@code flushed} intents in a segment, then {@code unflushed} only in the WAL. */
+    private static void fill(Path dir, int flushed, int unflushed) {
+        RandomIntents gen = new RandomIntents(3, DIM);
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            for (int i = 0; i < flushed; i++) {
+                db.put(gen.next());
+            }
+            if (flushed > 0) {
+                db.flush();
+            }
+            for (int i = 0; i < unflushed; i++) {
+                db.put(gen.next());
+            }
+        }
+    }
+
     private static List<Path> walFiles(Path dir) throws IOException {
         try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
             return files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
         }
-    }
-
-    private static List<Intent> oneRecordPerOpen(Path dir, Options options, RandomIntents gen, int opens) {
-        List<Intent> written = new ArrayList<>();
-        for (int i = 0; i < opens; i++) {
-            try (TalaDB db = TalaDB.open(dir, options)) {
-                Intent x = gen.next();
-                db.put(x);
-                written.add(x);
-            }
-        }
-        return written;
     }
 
     /** What a DB serves: every intent by scan, plus a search. */
@@ -108,7 +112,7 @@ class ReadOnlyEquivalenceTest {
     void aFailedReadOnlyOpenReleasesTheLock() throws IOException {
         Path dir = tmp.resolve("db");
         Options big = options().toBuilder().memtableBytes(64L << 20).build();
-        List<Intent> written = oneRecordPerOpen(dir, big, new RandomIntents(31, DIM), 3);
+        List<Intent> written = RecoveryProtocolTest.oneRecordPerOpen(dir, big, new RandomIntents(31, DIM), 3);
         List<Path> wals = walFiles(dir);
         Path middle = wals.get(1);
         byte[] damaged = Files.readAllBytes(middle);
@@ -206,7 +210,7 @@ class ReadOnlyEquivalenceTest {
     void aLenientModeOverSeveralWalFiles(WalRecoveryMode mode) throws IOException {
         Path dir = tmp.resolve("db");
         Options big = options().toBuilder().memtableBytes(64L << 20).build();
-        oneRecordPerOpen(dir, big, new RandomIntents(31, DIM), 4);
+        RecoveryProtocolTest.oneRecordPerOpen(dir, big, new RandomIntents(31, DIM), 4);
         Path second = walFiles(dir).get(1);
         byte[] damaged = Files.readAllBytes(second);
         damaged[WalFormat.FILE_HEADER_BYTES + 20] ^= 0x01;
@@ -217,16 +221,7 @@ class ReadOnlyEquivalenceTest {
     @Test
     void anEmptyNewestWalFileAndObsoleteWalFiles() throws IOException {
         Path dir = tmp.resolve("db");
-        RandomIntents gen = new RandomIntents(3, DIM);
-        try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 40; i++) {
-                db.put(gen.next());
-            }
-            db.flush();
-            for (int i = 0; i < 5; i++) {
-                db.put(gen.next());
-            }
-        }
+        fill(dir, 40, 5);
         DatabaseLayout layout = new DatabaseLayout(dir);
         Files.write(layout.walFile(0), new byte[] {1, 2, 3}); // below log_number: obsolete
         Files.createFile(layout.walFile(999));
@@ -236,12 +231,7 @@ class ReadOnlyEquivalenceTest {
     @Test
     void spareWalFiles() throws IOException {
         Path dir = tmp.resolve("db");
-        RandomIntents gen = new RandomIntents(3, DIM);
-        try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 40; i++) {
-                db.put(gen.next());
-            }
-        }
+        fill(dir, 0, 40);
         DatabaseLayout layout = new DatabaseLayout(dir);
         Files.write(layout.walDir().resolve("00000000000000000500.wal.free"), new byte[4096]);
         Files.write(layout.walDir().resolve("00000000000000000501.wal.ready"), new byte[4096]);
@@ -273,16 +263,7 @@ class ReadOnlyEquivalenceTest {
     @Test
     void aTornManifestTailAndAnUnlistedSegment() throws IOException {
         Path dir = tmp.resolve("db");
-        RandomIntents gen = new RandomIntents(3, DIM);
-        try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 40; i++) {
-                db.put(gen.next());
-            }
-            db.flush();
-            for (int i = 0; i < 40; i++) {
-                db.put(gen.next());
-            }
-        }
+        fill(dir, 40, 40);
         Path manifest = new DatabaseLayout(dir).manifestFile();
         byte[] b = Files.readAllBytes(manifest);
         Files.write(manifest, Arrays.copyOf(b, b.length + 11));
@@ -293,13 +274,7 @@ class ReadOnlyEquivalenceTest {
     void aDamagedLastManifestEditIsJudgedTheSame() throws IOException {
         for (WalRecoveryMode mode : WalRecoveryMode.values()) {
             Path dir = tmp.resolve("db-" + mode);
-            RandomIntents gen = new RandomIntents(3, DIM);
-            try (TalaDB db = TalaDB.open(dir, options())) {
-                for (int i = 0; i < 20; i++) {
-                    db.put(gen.next());
-                }
-                db.flush();
-            }
+            fill(dir, 20, 0);
             Path manifest = new DatabaseLayout(dir).manifestFile();
             byte[] bytes = Files.readAllBytes(manifest);
             bytes[bytes.length - 10] ^= 0x10;

@@ -366,7 +366,7 @@ class RecoveryProtocolTest {
      * Opens {@code dir} {@code opens} times and puts one intent each time; each open replays the
      * WAL files into its memtable, keeps them, and starts a new one. Returns the intents.
      */
-    private static List<Intent> oneRecordPerOpen(Path dir, Options options, RandomIntents gen, int opens) {
+    static List<Intent> oneRecordPerOpen(Path dir, Options options, RandomIntents gen, int opens) {
         List<Intent> written = new ArrayList<>();
         for (int i = 0; i < opens; i++) {
             try (TalaDB db = TalaDB.open(dir, options)) {
