@@ -35,14 +35,14 @@ final class LocalDirectoryLocks {
     /** Guarded by itself: EXCLUSIVE, or the {@link SharedHold} of this process's readers. */
     private static final Map<Object, Object> HELD = new HashMap<>();
 
-    private LocalDirectoryLocks() {
-    }
-
     /**
      * How long a writer waits for shared holders (a {@code tala verify}, or a read-only open's
      * instant check), so that a service restarting while an operator's command reads does not fail.
      */
     private static final long READERS_WAIT_NANOS = 30_000_000_000L;
+
+    private LocalDirectoryLocks() {
+    }
 
     /** An exclusive lock on {@code lockFile}, created if missing; see {@link FileLayer#lock}. */
     static DirectoryLock exclusive(Path lockFile) throws IOException {

@@ -34,11 +34,6 @@ public final class ReadBesideWriterChild {
                 .manifestRewriteBytes(manifestRewriteBytes).targetSegmentBytes(512 * 1024).build();
     }
 
-    /** The seed of one thread's workload in one round. */
-    static long threadSeed(long roundSeed, int thread) {
-        return roundSeed * 1_000_003L + thread;
-    }
-
     public static void main(String[] args) throws Exception {
         Path db = Path.of(args[0]);
         Path logFile = Path.of(args[1]);
@@ -58,7 +53,7 @@ public final class ReadBesideWriterChild {
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread w = new Thread(() -> {
-                Workload workload = new Workload(threadSeed(seed, thread), DIMENSION);
+                Workload workload = new Workload(KillChild.threadSeed(seed, thread), DIMENSION);
                 try {
                     while (true) {
                         Workload.Write write = workload.next();

@@ -103,7 +103,7 @@ class ReadBesideWriterTest {
         ThreadModel(int round, int thread, long roundSeed) {
             this.round = round;
             this.thread = thread;
-            this.workload = new Workload(ReadBesideWriterChild.threadSeed(roundSeed, thread),
+            this.workload = new Workload(KillChild.threadSeed(roundSeed, thread),
                     ReadBesideWriterChild.DIMENSION);
         }
 
