@@ -1,8 +1,8 @@
 package dev.tala.engine.flush;
 
 import dev.tala.core.io.FileLayer;
-import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.background.CoalescingWorker;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.view.LiveState;
@@ -14,16 +14,10 @@ import dev.tala.recovery.manifest.ManifestEdit;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
-import dev.tala.segment.SegmentSummary;
-import dev.tala.segment.SegmentWriteOptions;
-import dev.tala.segment.SegmentWriter;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.OptionalLong;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,17 +39,13 @@ public final class Flusher {
     private final WriteAheadLog wal;
     private final FailureState failure;
     private final Runnable onProgress;
-    private final int dimension;
-    private final EmbeddingType dtype;
-    private final SegmentWriter writer;
+    private final Level0Writer writer;
+    private final FlushCounters counters;
     private final CoalescingWorker worker = new CoalescingWorker("tala-flush", this::drain);
 
-    private final AtomicLong flushes = new AtomicLong();
-    private final AtomicLong bytesWritten = new AtomicLong();
-    private final AtomicLong nanos = new AtomicLong();
-
     public Flusher(FileLayer fs, DatabaseLayout layout, LiveState live, Manifest manifest, FileNumbers files,
-                   WriteAheadLog wal, FailureState failure, Runnable onProgress, int dimension, EmbeddingType dtype) {
+                   WriteAheadLog wal, FailureState failure, Runnable onProgress, int dimension, EmbeddingType dtype,
+                   FlushCounters counters) {
         this.wal = wal;
         this.fs = fs;
         this.layout = layout;
@@ -64,9 +54,8 @@ public final class Flusher {
         this.files = files;
         this.failure = failure;
         this.onProgress = onProgress;
-        this.dimension = dimension;
-        this.dtype = dtype;
-        this.writer = new SegmentWriter(fs);
+        this.writer = new Level0Writer(fs, layout, dimension, dtype);
+        this.counters = counters;
     }
 
     /** Makes sure a flush pass will run soon; cheap to call often. */
@@ -97,19 +86,7 @@ public final class Flusher {
             live.dropEmpty(memtable);
             return;
         }
-        long id = files.next();
-        Path path = layout.segmentFile(id);
-        SegmentSummary summary;
-        try {
-            summary = writer.write(path, SegmentWriteOptions.of(id, System.currentTimeMillis() * 1_000_000L,
-                    dimension, dtype), rows);
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(path);
-            throw e;
-        }
-        fs.syncDirectory(layout.segmentDir());
-        SegmentMeta meta = new SegmentMeta(id, 0, summary.fileSize(), summary.nodeCount(), summary.minTimestamp(),
-                summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(), false);
+        SegmentMeta meta = writer.write(files.next(), rows);
         long keepWal = live.oldestNeededWalExcept(memtable);
         manifest.append(ManifestEdit.builder()
                 .add(meta)
@@ -117,46 +94,21 @@ public final class Flusher {
                 .lastSequence(memtable.maxSequence())
                 .nextFileNumber(files.peek())
                 .build());
-        SegmentReader reader = SegmentReader.open(fs, path);
+        SegmentReader reader = SegmentReader.open(fs, layout.segmentFile(meta.id()));
         IOException walCleanup = null;
         try {
-            retireWalFilesBelow(keepWal);
+            WalRetirement.retireBelow(fs, layout, wal, keepWal);
         } catch (IOException e) {
             walCleanup = e; // the segment is listed all the same; the next open deletes the files
         }
-        flushes.incrementAndGet();
-        bytesWritten.addAndGet(summary.fileSize());
-        nanos.addAndGet(System.nanoTime() - start);
+        counters.add(meta.fileSize(), System.nanoTime() - start);
         // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
         // by then everything the flush does (WAL files deleted, counters) must have happened.
         live.flushed(memtable, new SegmentHandle(reader, meta));
         if (walCleanup != null) {
             throw walCleanup;
         }
-        LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), id, summary.fileSize());
-    }
-
-    /** Deletes, or hands the log for reuse, every WAL file whose records are now in segments. */
-    private void retireWalFilesBelow(long keepWal) throws IOException {
-        boolean retired = false;
-        for (Path p : fs.list(layout.walDir())) {
-            OptionalLong n = DatabaseLayout.walNumber(p);
-            if (n.isPresent() && n.getAsLong() < keepWal) {
-                wal.retire(p);
-                retired = true;
-            }
-        }
-        if (retired) {
-            fs.syncDirectory(layout.walDir());
-        }
-    }
-
-    private void deleteQuietly(Path path) {
-        try {
-            fs.delete(path);
-        } catch (IOException e) {
-            LOG.warn("could not remove the unfinished segment {} (recovery will)", path, e);
-        }
+        LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta.id(), meta.fileSize());
     }
 
     /** Stops after the flush in progress, if any; frozen memtables not flushed stay in the WAL. */
@@ -167,11 +119,7 @@ public final class Flusher {
         }
     }
 
-    /** Counters for stats. */
-    public record Stats(long flushes, long bytesWritten, long nanos) {
-    }
-
-    public Stats stats() {
-        return new Stats(flushes.get(), bytesWritten.get(), nanos.get());
+    public FlushCounters.Stats stats() {
+        return counters.stats();
     }
 }

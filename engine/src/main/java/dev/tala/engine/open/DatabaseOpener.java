@@ -10,7 +10,9 @@ import dev.tala.core.io.LockCheckingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
 import dev.tala.engine.compact.Compactor;
+import dev.tala.engine.flush.FlushCounters;
 import dev.tala.engine.flush.Flusher;
+import dev.tala.engine.flush.ReplayFlusher;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.read.PointLookup;
 import dev.tala.engine.view.LiveState;
@@ -113,9 +115,12 @@ public final class DatabaseOpener {
     /**
      * Builds the live state from recovery's segments and replays the WAL into its memtables.
      * Registers in {@code opened} what must be closed if a later step fails.
+     *
+     * @param flusher flushes during the replay (a writable open), or null to keep every
+     *     replayed memtable in memory (a read-only open, which writes nothing)
      */
     static Contents recoverContents(DatabaseLayout layout, Options options, StoredOptions stored,
-                                    DatabaseRecovery recovery, List<AutoCloseable> opened) {
+                                    DatabaseRecovery recovery, ReplayFlusher flusher, List<AutoCloseable> opened) {
         ManifestState manifestState = recovery.manifestState();
         List<SegmentHandle> handles = new ArrayList<>();
         for (Map.Entry<Long, SegmentReader> e : recovery.segments().entrySet()) {
@@ -139,7 +144,7 @@ public final class DatabaseOpener {
 
         long memtableBytes = options.memtableBytes().orElse(stored.memtableBytes());
         ReplayReport replay;
-        try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored, layout)) {
+        try (ReplayTarget target = new ReplayTarget(live, memtableBytes, stored, layout, flusher)) {
             replay = recovery.replayWal(target::apply);
         }
         return new Contents(live, Math.max(manifestState.lastSequence(), replay.lastSequence()), memtableBytes);
@@ -149,7 +154,11 @@ public final class DatabaseOpener {
                                DatabaseRecovery recovery, List<AutoCloseable> opened) {
         FileNumbers files = new FileNumbers(recovery.nextFileNumber());
         long walNumber = files.next();
-        Contents contents = recoverContents(layout, options, stored, recovery, opened);
+        FlushCounters flushCounters = new FlushCounters();
+        ReplayFlusher replayFlusher = new ReplayFlusher(fs, layout, files, options.maxImmutableMemtables(),
+                stored.dimension(), stored.embeddingType(), flushCounters);
+        opened.add(replayFlusher::discardUncommitted);
+        Contents contents = recoverContents(layout, options, stored, recovery, replayFlusher, opened);
         LiveState live = contents.live();
         long memtableBytes = contents.memtableBytes();
         long lastSequence = contents.lastSequence();
@@ -165,6 +174,11 @@ public final class DatabaseOpener {
             throw new StorageException("cannot start a WAL file in " + layout.walDir(), e);
         }
         opened.add(wal);
+        try {
+            replayFlusher.commit(manifest, live, wal, files.peek());
+        } catch (IOException e) {
+            throw new StorageException("cannot list the segments the WAL replay flushed in " + layout.manifestFile(), e);
+        }
         if (live.active().isEmpty() && live.immutableCount() == 0 && !recovery.walFiles().isEmpty()) {
             retireReplayedWal(fs, layout, live, manifest, wal, walNumber, files.peek(), lastSequence,
                     recovery.walFiles());
@@ -188,7 +202,7 @@ public final class DatabaseOpener {
         flusher[0] = new Flusher(fs, layout, live, manifest, files, wal, failure, () -> {
             writes.flushProgressed();
             compactor.schedule();
-        }, stored.dimension(), stored.embeddingType());
+        }, stored.dimension(), stored.embeddingType(), flushCounters);
         opened.add(flusher[0]::shutdown);
         RecoveryReport report = recovery.report(lastSequence);
         DirectoryLock lock = recovery.takeLock();
@@ -237,11 +251,14 @@ public final class DatabaseOpener {
         private final int dimension;
         private final EmbeddingType embeddingType;
         private final DatabaseLayout layout;
+        private final ReplayFlusher flusher;
         /** Its active memtable is the one being filled, so outcomes see every earlier record. */
         private ReadView view;
 
-        ReplayTarget(LiveState live, long memtableBytes, StoredOptions stored, DatabaseLayout layout) {
+        ReplayTarget(LiveState live, long memtableBytes, StoredOptions stored, DatabaseLayout layout,
+                     ReplayFlusher flusher) {
             this.live = live;
+            this.flusher = flusher;
             this.memtableBytes = memtableBytes;
             this.dimension = stored.dimension();
             this.embeddingType = stored.embeddingType();
@@ -270,6 +287,7 @@ public final class DatabaseOpener {
                 // The new memtable pins the file this record is in, which the frozen one may share.
                 memtable = new MemTable(walNumber);
                 live.switchMemtable(memtable);
+                flushExcess();
                 view.release();
                 view = live.acquire();
             }
@@ -284,6 +302,17 @@ public final class DatabaseOpener {
                 }
             }
             memtable.noteLogged(record.lastSequence());
+        }
+
+        private void flushExcess() {
+            if (flusher == null) {
+                return;
+            }
+            try {
+                flusher.flushExcess(live);
+            } catch (IOException e) {
+                throw new StorageException("cannot flush a memtable the WAL replay filled, in " + layout.segmentDir(), e);
+            }
         }
 
         @Override

@@ -157,7 +157,7 @@ public final class ReadOnlyOpener {
         DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout, options.recoveryMode(),
                 new NotHeld(layout.lockFile()), besideWriter);
         return DatabaseOpener.wireOrRelease(recovery, opened -> {
-            Contents contents = DatabaseOpener.recoverContents(layout, options, stored, recovery, opened);
+            Contents contents = DatabaseOpener.recoverContents(layout, options, stored, recovery, null, opened);
             RecoveryReport report = recovery.report(contents.lastSequence());
             return new Opened(fs, layout, stored, contents.memtableBytes(), stored.durability(), recovery.takeLock(),
                     null, contents.live(), new VisibleSequence(contents.lastSequence()), null, null,

@@ -1,8 +1,12 @@
 package dev.tala.engine.open;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.StorageException;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Outcome;
@@ -12,6 +16,9 @@ import dev.tala.engine.DbStats;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +48,78 @@ class LongReplayTest {
 
     @Test
     void aWalHoldingManyMemtablesIsReplayedIntoMemtablesOfTheConfiguredSize() throws Exception {
-        RandomIntents gen = new RandomIntents(21, DIM);
+        Written written = fillWalOnly(21);
+        long walBytes;
+        try (TalaDB db = TalaDB.open(dir, options(SMALL_MEMTABLE).build())) {
+            assertModel(written, db, "right after replay");
+            db.flush();
+            DbStats stats = db.stats();
+            walBytes = stats.walBytesLogged();
+            assertTrue(stats.flushes() >= 10, "the replayed WAL was flushed in memtables of about "
+                    + SMALL_MEMTABLE + " bytes: " + stats);
+            assertTrue(stats.walFiles() <= 2, "flushes retired the replayed WAL files: " + stats);
+        }
+        try (TalaDB db = TalaDB.open(dir, options(SMALL_MEMTABLE).build())) {
+            assertModel(written, db, "after the flushes and a reopen");
+        }
+        assertEquals(0, walBytes, "the replay logged nothing new");
+    }
+
+    /**
+     * The replay holds no more frozen memtables than writers may leave waiting: past that, the
+     * oldest is flushed during the open, so the memory an open needs follows the memtable size,
+     * not the length of the log (before, every memtable of the log stayed in memory until the
+     * open returned, and a log written with a large memtable could not be opened in a heap that
+     * ran the database with a small one).
+     */
+    @Test
+    void replayFlushesOnceMoreMemtablesWaitThanWritersMayLeave() throws Exception {
+        Written written = fillWalOnly(22);
+        Options small = options(SMALL_MEMTABLE).maxImmutableMemtables(1).build();
+        try (TalaDB db = TalaDB.open(dir, small)) {
+            DbStats stats = db.stats();
+            assertTrue(stats.frozenMemtables() <= 1, "frozen memtables right after the open: " + stats);
+            assertTrue(stats.memtableBytes() <= 3 * SMALL_MEMTABLE, "memtable bytes right after the open: " + stats);
+            assertTrue(stats.flushes() >= 10, "the open flushed the replayed memtables: " + stats);
+            assertModel(written, db, "right after a replay that flushed");
+        }
+        assertEquals(List.of(), lost(), "nothing was set aside");
+        try (TalaDB db = TalaDB.open(dir, small)) {
+            assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
+            assertModel(written, db, "after a reopen");
+        }
+    }
+
+    /**
+     * An open that fails after the replay flushed some memtables (the disk fills) lists none of
+     * them and removes their files: the WAL still holds every record, and the next open, with
+     * room on the disk, replays it all and sets nothing aside.
+     */
+    @Test
+    void anOpenThatFailsAfterReplayFlushesRemovesTheirSegments() throws Exception {
+        Written written = fillWalOnly(23);
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(dir.resolveSibling("stash"));
+        fault.diskFullAfter(4 * SMALL_MEMTABLE);
+        Options small = options(SMALL_MEMTABLE).maxImmutableMemtables(1).build();
+        assertThrows(StorageException.class, () -> TalaDB.open(dir, small.toBuilder().fileLayer(fault).build()));
+        try (DirectoryStream<Path> segments = Files.newDirectoryStream(new DatabaseLayout(dir).segmentDir())) {
+            List<Path> left = new ArrayList<>();
+            segments.forEach(left::add);
+            assertEquals(List.of(), left, "segments of the failed open");
+        }
+        try (TalaDB db = TalaDB.open(dir, small)) {
+            assertModel(written, db, "after the failed open");
+        }
+        assertEquals(List.of(), lost(), "nothing was set aside");
+    }
+
+    /** What {@link #fillWalOnly} wrote: the expected state of every id it touched. */
+    private record Written(Map<IntentId, Intent> model, List<IntentId> ids) {
+    }
+
+    /** Writes with a 64 MiB memtable and closes, leaving everything in the WAL. */
+    private Written fillWalOnly(long seed) {
+        RandomIntents gen = new RandomIntents(seed, DIM);
         Map<IntentId, Intent> model = new LinkedHashMap<>();
         List<IntentId> ids = new ArrayList<>();
         try (TalaDB db = TalaDB.open(dir, options(64L * 1024 * 1024).build())) {
@@ -67,26 +145,24 @@ class LongReplayTest {
             }
             assertEquals(0, db.stats().segments(), "everything is still in the WAL");
         }
-
-        long walBytes;
-        try (TalaDB db = TalaDB.open(dir, options(SMALL_MEMTABLE).build())) {
-            assertModel(model, ids, db, "right after replay");
-            db.flush();
-            DbStats stats = db.stats();
-            walBytes = stats.walBytesLogged();
-            assertTrue(stats.flushes() >= 10, "the replayed WAL was flushed in memtables of about "
-                    + SMALL_MEMTABLE + " bytes: " + stats);
-            assertTrue(stats.walFiles() <= 2, "flushes retired the replayed WAL files: " + stats);
-        }
-        try (TalaDB db = TalaDB.open(dir, options(SMALL_MEMTABLE).build())) {
-            assertModel(model, ids, db, "after the flushes and a reopen");
-        }
-        assertEquals(0, walBytes, "the replay logged nothing new");
+        return new Written(model, ids);
     }
 
-    private static void assertModel(Map<IntentId, Intent> model, List<IntentId> ids, TalaDB db, String when) {
-        for (IntentId id : ids) {
-            assertEquals(Optional.ofNullable(model.get(id)), db.get(id), when + ": " + id);
+    private List<Path> lost() throws IOException {
+        Path lostDir = new DatabaseLayout(dir).lostDir();
+        if (!Files.isDirectory(lostDir)) {
+            return List.of();
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(lostDir)) {
+            List<Path> found = new ArrayList<>();
+            files.forEach(found::add);
+            return found;
+        }
+    }
+
+    private static void assertModel(Written written, TalaDB db, String when) {
+        for (IntentId id : written.ids()) {
+            assertEquals(Optional.ofNullable(written.model().get(id)), db.get(id), when + ": " + id);
         }
     }
 }

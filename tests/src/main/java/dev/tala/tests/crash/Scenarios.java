@@ -172,8 +172,9 @@ public final class Scenarios {
     /**
      * A WAL holding several memtables' worth, replayed by an open with a smaller memtable size:
      * replay freezes a memtable whenever one is full, each pinning the WAL file its first record
-     * is in, and the flushes that follow the open delete WAL files while a later memtable still
-     * pins the file an earlier one ends in.
+     * is in; once more than two wait, the open flushes the oldest into segments that one edit
+     * lists at its end; and the flushes that follow the open delete WAL files while a later
+     * memtable still pins the file an earlier one ends in.
      */
     public static CrashScenario replaySplit(long seed) {
         return new CrashScenario() {

@@ -1,0 +1,115 @@
+package dev.tala.engine.flush;
+
+import dev.tala.core.io.FileLayer;
+import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.IntentVersion;
+import dev.tala.engine.memtable.MemTable;
+import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.SegmentHandle;
+import dev.tala.engine.write.FileNumbers;
+import dev.tala.recovery.manifest.Manifest;
+import dev.tala.recovery.manifest.ManifestEdit;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.segment.SegmentReader;
+import dev.tala.wal.WriteAheadLog;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Flushes during the WAL replay of a writable open, so that a log holding many memtables' worth
+ * (written with a larger memtable size, or by writers that outran the flushes before a crash)
+ * is replayed in no more memory than the running database may use: once more frozen memtables
+ * wait than writers may leave waiting, the oldest becomes a level-0 segment at once.
+ *
+ * <p>The MANIFEST cannot take an edit until the open has judged and repaired its tail, so the
+ * segments are listed only by {@link #commit}, in one edit, after the replay and the WAL repair.
+ * An open that fails before it deletes them ({@link #discardUncommitted}). A crash before it
+ * leaves complete segments no edit lists, whose records the WAL still holds; the next open moves
+ * them to {@code lost/} as it does for a flush that died before its edit (docs/RECOVERY.md).
+ */
+public final class ReplayFlusher {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplayFlusher.class);
+
+    private final FileLayer fs;
+    private final DatabaseLayout layout;
+    private final FileNumbers files;
+    private final int maxImmutables;
+    private final Level0Writer writer;
+    private final FlushCounters counters;
+    private final List<SegmentMeta> written = new ArrayList<>();
+    private long lastSequence = -1;
+    private boolean committed;
+
+    public ReplayFlusher(FileLayer fs, DatabaseLayout layout, FileNumbers files, int maxImmutables, int dimension,
+                         EmbeddingType dtype, FlushCounters counters) {
+        this.fs = fs;
+        this.layout = layout;
+        this.files = files;
+        this.maxImmutables = maxImmutables;
+        this.writer = new Level0Writer(fs, layout, dimension, dtype);
+        this.counters = counters;
+    }
+
+    /**
+     * Flushes the oldest frozen memtables of {@code live} while more than the limit wait.
+     *
+     * @return true if the live state changed (views acquired before no longer show it)
+     */
+    public boolean flushExcess(LiveState live) throws IOException {
+        boolean changed = false;
+        while (live.immutableCount() > maxImmutables) {
+            long start = System.nanoTime();
+            MemTable oldest = live.oldestImmutable();
+            List<IntentVersion> rows = oldest.newestVersions();
+            changed = true;
+            if (rows.isEmpty()) {
+                // Only outcomes whose intents were gone: nothing to store, and the next replay skips them again.
+                live.dropEmpty(oldest);
+                continue;
+            }
+            SegmentMeta meta = writer.write(files.next(), rows);
+            written.add(meta);
+            SegmentReader reader = SegmentReader.open(fs, layout.segmentFile(meta.id()));
+            live.flushed(oldest, new SegmentHandle(reader, meta));
+            lastSequence = oldest.maxSequence();
+            counters.add(meta.fileSize(), System.nanoTime() - start);
+        }
+        return changed;
+    }
+
+    /**
+     * Lists the segments written during the replay in one MANIFEST edit, with the WAL files and
+     * sequence numbers they cover, then retires the WAL files no memtable still needs.
+     */
+    public void commit(Manifest manifest, LiveState live, WriteAheadLog wal, long nextFileNumber) throws IOException {
+        if (written.isEmpty()) {
+            return;
+        }
+        long keepWal = live.oldestNeededWalExcept(null);
+        ManifestEdit.Builder edit = ManifestEdit.builder();
+        written.forEach(edit::add);
+        manifest.append(edit.logNumber(keepWal).lastSequence(lastSequence).nextFileNumber(nextFileNumber).build());
+        committed = true;
+        LOG.info("the WAL replay flushed {} memtables into segments {}..{}, through sequence {}", written.size(),
+                written.getFirst().id(), written.getLast().id(), lastSequence);
+        try {
+            WalRetirement.retireBelow(fs, layout, wal, keepWal);
+        } catch (IOException e) {
+            // Their records are listed in segments now; the next open deletes them.
+            LOG.warn("could not remove the WAL files below {} after the replay's flushes", keepWal, e);
+        }
+    }
+
+    /** For an open that failed before {@link #commit}: removes the segments no MANIFEST edit lists. */
+    public void discardUncommitted() {
+        if (!committed) {
+            for (SegmentMeta meta : written) {
+                writer.deleteQuietly(layout.segmentFile(meta.id()));
+            }
+        }
+    }
+}
