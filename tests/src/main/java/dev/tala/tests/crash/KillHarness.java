@@ -13,7 +13,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,22 +120,8 @@ public final class KillHarness {
     }
 
     private Process startChild(Path db, Path sideLog, long roundSeed) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            // Debugger and agent flags of the supervisor would collide in the child.
-            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent") && !arg.startsWith("-Xrunjdwp")) {
-                cmd.add(arg);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(KillChild.class.getName());
-        cmd.add(db.toString());
-        cmd.add(sideLog.toString());
-        cmd.add(Long.toString(roundSeed));
-        cmd.add(Integer.toString(THREADS));
-        cmd.add(durability.toString());
+        List<String> cmd = ChildJvm.command(null, List.of(), KillChild.class, db.toString(), sideLog.toString(),
+                Long.toString(roundSeed), Integer.toString(THREADS), durability.toString());
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 

@@ -14,7 +14,6 @@ import dev.tala.wal.Durability;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -304,26 +303,9 @@ class ReadBesideWriterTest {
 
         Process startChild(Path log, Path out, long roundSeed, Durability durability, int recycle, long rewrite)
                 throws IOException {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent") && !arg.startsWith("-Xrunjdwp")
-                        && !arg.startsWith("-Xmx") && !arg.startsWith("-XX:HeapDump")) {
-                    cmd.add(arg);
-                }
-            }
-            cmd.add("-Xmx512m");
-            cmd.add("-XX:ErrorFile=" + work.resolve("hs_err_child_%p.log"));
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add(ReadBesideWriterChild.class.getName());
-            cmd.add(db.toString());
-            cmd.add(log.toString());
-            cmd.add(Long.toString(roundSeed));
-            cmd.add(Integer.toString(THREADS));
-            cmd.add(durability.toString());
-            cmd.add(Integer.toString(recycle));
-            cmd.add(Long.toString(rewrite));
+            List<String> cmd = ChildJvm.command("-Xmx512m", List.of("-XX:ErrorFile=" + work.resolve("hs_err_child_%p.log")),
+                    ReadBesideWriterChild.class, db.toString(), log.toString(), Long.toString(roundSeed),
+                    Integer.toString(THREADS), durability.toString(), Integer.toString(recycle), Long.toString(rewrite));
             return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         }
 
