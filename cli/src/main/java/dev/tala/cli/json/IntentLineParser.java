@@ -12,6 +12,7 @@ import dev.tala.core.model.Status;
 import dev.tala.engine.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.regex.Pattern;
 
 /**
  * Parses one JSON line into an {@link IntentLine}, with Jackson's streaming parser (no tree, no
@@ -132,11 +133,25 @@ public final class IntentLineParser {
         }
         if (e instanceof JsonProcessingException jpe) {
             return new LineFormatException(null, "malformed JSON" + (jpe.getLocation() == null ? ""
-                    : " at " + column(jpe.getLocation())) + ": " + jpe.getOriginalMessage());
+                    : " at " + column(jpe.getLocation())) + ": " + withoutParserLocation(jpe.getOriginalMessage()));
         }
         // In-memory input: an IOException that is not a parse error means a bug, not bad data.
         return new UncheckedIOException(e);
     }
+
+    /**
+     * Jackson names where an unclosed object, array or string began in its own terms ("[Source:
+     * ...; line: 1, column: N]"): the parser sees one line at a time, so its line is always 1,
+     * which contradicts the file line the caller puts first. Only the column is kept.
+     */
+    static String withoutParserLocation(String message) {
+        String named = START_MARKER.matcher(message).replaceAll("(opened at column $1)");
+        return SOURCE_LOCATION.matcher(named).replaceAll("");
+    }
+
+    private static final Pattern START_MARKER =
+            Pattern.compile("\\(start marker at \\[Source: [^\\]]*?; line: \\d+, column: (\\d+)\\]\\)");
+    private static final Pattern SOURCE_LOCATION = Pattern.compile(" ?(at )?\\[Source: [^\\]]*\\]");
 
     private static String column(JsonLocation location) {
         return "column " + location.getColumnNr();

@@ -1,6 +1,7 @@
 package dev.tala.cli.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,6 +42,23 @@ class IntentLineParserErrorsTest {
         void truncatedLineNamesTheColumn() {
             LineFormatException e = rejects("{\"op\":\"put\",", null, "malformed JSON", "column ");
             assertTrue(e.getMessage().startsWith("malformed JSON at column "), e.getMessage());
+        }
+
+        /**
+         * (From an audit) an object or string left open: Jackson's message carried its own
+         * location, "line: 1" (the parser sees one line at a time) and a feature name, after
+         * the file's line number that import puts first.
+         */
+        @Test
+        void anUnclosedObjectOrStringGivesNoLocationButTheColumn() {
+            for (String line : new String[] {"{\"op\":\"put\"", "{\"op\":\"pu", "{\"op\":\"put\",\"edges\":["}) {
+                LineFormatException e = rejects(line, null, "malformed JSON at column ");
+                String message = e.getMessage();
+                assertFalse(message.contains("line:") || message.contains("Source") || message.contains("Feature"),
+                        message);
+            }
+            LineFormatException object = rejects("{\"op\":\"put\"", null, "malformed JSON");
+            assertTrue(object.getMessage().contains("(opened at column 1)"), object.getMessage());
         }
 
         @Test
