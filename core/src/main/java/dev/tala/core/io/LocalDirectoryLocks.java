@@ -284,13 +284,13 @@ final class LocalDirectoryLocks {
             try {
                 now = Files.readAttributes(path, BasicFileAttributes.class);
             } catch (NoSuchFileException e) {
-                throw new IOException(path + " is gone: the database directory was deleted or moved while open;"
+                throw new DirectoryLockLostException(path + " is gone: the database directory was deleted or moved while open;"
                         + " nothing more is created or deleted there", e);
             }
             // The key (device and inode) suffices: the lock's open channel keeps the inode from
             // being reused while it is held. Times would only add false alarms (touch, backup tools).
             if (!key.equals(identity(now, path))) {
-                throw new IOException(path + " is no longer the lock file this database took at open: the database"
+                throw new DirectoryLockLostException(path + " is no longer the lock file this database took at open: the database"
                         + " directory was replaced while open; nothing more is created or deleted there");
             }
         }

@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.core.layout.DatabaseLayout;
@@ -95,18 +96,22 @@ public final class Flusher {
                 .nextFileNumber(files.peek())
                 .build());
         SegmentReader reader = SegmentReader.open(fs, layout.segmentFile(meta.id()));
-        IOException walCleanup = null;
+        IOException lockLost = null;
         try {
             WalRetirement.retireBelow(fs, layout, wal, keepWal);
+        } catch (DirectoryLockLostException e) {
+            lockLost = e; // the directory was replaced: this instance must stop changing it
         } catch (IOException e) {
-            walCleanup = e; // the segment is listed all the same; the next open deletes the files
+            // The segment is listed all the same, and the files are obsolete: the next flush
+            // retries (it retires every WAL file below its log number), and so does the next open.
+            LOG.warn("could not remove the WAL files below {} after a flush; the next flush or open will", keepWal, e);
         }
         counters.add(meta.fileSize(), System.nanoTime() - start);
         // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
         // by then everything the flush does (WAL files deleted, counters) must have happened.
         live.flushed(memtable, new SegmentHandle(reader, meta));
-        if (walCleanup != null) {
-            throw walCleanup;
+        if (lockLost != null) {
+            throw lockLost;
         }
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta.id(), meta.fileSize());
     }

@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
@@ -98,6 +99,8 @@ public final class ReplayFlusher {
                 written.getFirst().id(), written.getLast().id(), lastSequence);
         try {
             WalRetirement.retireBelow(fs, layout, wal, keepWal);
+        } catch (DirectoryLockLostException e) {
+            throw e;
         } catch (IOException e) {
             // Their records are listed in segments now; the next open deletes them.
             LOG.warn("could not remove the WAL files below {} after the replay's flushes", keepWal, e);
