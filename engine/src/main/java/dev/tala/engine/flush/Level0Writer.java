@@ -36,18 +36,21 @@ final class Level0Writer {
         this.writer = new SegmentWriter(fs);
     }
 
-    /** Writes segment {@code id}; on failure the unfinished file is removed before the error is thrown. */
+    /**
+     * Writes segment {@code id}; on failure (the directory sync included) the file, which no
+     * MANIFEST edit lists yet, is removed before the error is thrown.
+     */
     SegmentMeta write(long id, List<IntentVersion> rows) throws IOException {
         Path path = layout.segmentFile(id);
         SegmentSummary summary;
         try {
             summary = writer.write(path, SegmentWriteOptions.of(id, System.currentTimeMillis() * 1_000_000L,
                     dimension, dtype), rows);
+            fs.syncDirectory(layout.segmentDir());
         } catch (IOException | RuntimeException e) {
             deleteQuietly(path);
             throw e;
         }
-        fs.syncDirectory(layout.segmentDir());
         return new SegmentMeta(id, 0, summary.fileSize(), summary.nodeCount(), summary.minTimestamp(),
                 summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(), false);
     }

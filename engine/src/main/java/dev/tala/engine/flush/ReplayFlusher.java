@@ -2,6 +2,7 @@ package dev.tala.engine.flush;
 
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.memtable.MemTable;
@@ -15,8 +16,10 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +47,8 @@ public final class ReplayFlusher {
     private final List<SegmentMeta> written = new ArrayList<>();
     private long lastSequence = -1;
     private boolean committed;
+    /** WAL files numbered up to this one are forced. */
+    private long forcedThrough = -1;
 
     public ReplayFlusher(FileLayer fs, DatabaseLayout layout, FileNumbers files, int maxImmutables, int dimension,
                          EmbeddingType dtype, FlushCounters counters) {
@@ -58,11 +63,14 @@ public final class ReplayFlusher {
     /**
      * Flushes the oldest frozen memtables of {@code live} while more than the limit wait.
      *
+     * @param replayingWal the WAL file replay is reading: every record of a frozen memtable is
+     *     in it or in an older one
      * @return true if the live state changed (views acquired before no longer show it)
      */
-    public boolean flushExcess(LiveState live) throws IOException {
+    public boolean flushExcess(LiveState live, long replayingWal) throws IOException {
         boolean changed = false;
         while (live.immutableCount() > maxImmutables) {
+            forceWalThrough(replayingWal);
             long start = System.nanoTime();
             MemTable oldest = live.oldestImmutable();
             List<IntentVersion> rows = oldest.newestVersions();
@@ -83,6 +91,29 @@ public final class ReplayFlusher {
     }
 
     /**
+     * Forces the WAL files up to {@code walNumber} before a segment holding their records is
+     * written. A killed process may have left its records in the page cache only (NONE or BATCH
+     * mode), and the open forces the WAL files only at its repair step; a power loss before that
+     * would keep the segment, which is forced, and lose the records under it. The next open
+     * would then find an unlisted complete segment that neither the MANIFEST nor the WAL
+     * reaches, which its strict modes take for a damaged MANIFEST edit and refuse.
+     */
+    private void forceWalThrough(long walNumber) throws IOException {
+        if (walNumber <= forcedThrough) {
+            return;
+        }
+        for (Path p : fs.list(layout.walDir())) {
+            OptionalLong n = DatabaseLayout.walNumber(p);
+            if (n.isPresent() && n.getAsLong() > forcedThrough && n.getAsLong() <= walNumber) {
+                try (WritableFile file = fs.openForAppend(p)) {
+                    file.force();
+                }
+            }
+        }
+        forcedThrough = walNumber;
+    }
+
+    /**
      * Lists the segments written during the replay in one MANIFEST edit, with the WAL files and
      * sequence numbers they cover, then retires the WAL files no memtable still needs.
      */
@@ -93,8 +124,10 @@ public final class ReplayFlusher {
         long keepWal = live.oldestNeededWalExcept(null);
         ManifestEdit.Builder edit = ManifestEdit.builder();
         written.forEach(edit::add);
-        manifest.append(edit.logNumber(keepWal).lastSequence(lastSequence).nextFileNumber(nextFileNumber).build());
+        // Set before the append: an append that fails at its force may have left the edit in
+        // the file all the same, and the segments it lists must then not be deleted.
         committed = true;
+        manifest.append(edit.logNumber(keepWal).lastSequence(lastSequence).nextFileNumber(nextFileNumber).build());
         LOG.info("the WAL replay flushed {} memtables into segments {}..{}, through sequence {}", written.size(),
                 written.getFirst().id(), written.getLast().id(), lastSequence);
         try {

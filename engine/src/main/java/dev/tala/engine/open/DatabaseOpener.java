@@ -287,7 +287,7 @@ public final class DatabaseOpener {
                 // The new memtable pins the file this record is in, which the frozen one may share.
                 memtable = new MemTable(walNumber);
                 live.switchMemtable(memtable);
-                flushExcess();
+                flushExcess(walNumber);
                 view.release();
                 view = live.acquire();
             }
@@ -304,12 +304,12 @@ public final class DatabaseOpener {
             memtable.noteLogged(record.lastSequence());
         }
 
-        private void flushExcess() {
+        private void flushExcess(long replayingWal) {
             if (flusher == null) {
                 return;
             }
             try {
-                flusher.flushExcess(live);
+                flusher.flushExcess(live, replayingWal);
             } catch (IOException e) {
                 throw new StorageException("cannot flush a memtable the WAL replay filled, in " + layout.segmentDir(), e);
             }
