@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.StorageException;
+import dev.tala.core.io.ForwardingFileLayer;
+import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -40,6 +42,10 @@ class LongReplayTest {
 
     @TempDir
     Path dir;
+
+    /** Where the fault-injecting layer keeps deleted files; outside the database directory. */
+    @TempDir
+    Path stash;
 
     private static Options.Builder options(long memtableBytes) {
         return Options.builder().dimension(DIM).memtableBytes(memtableBytes).durability(Durability.none())
@@ -98,19 +104,66 @@ class LongReplayTest {
     @Test
     void anOpenThatFailsAfterReplayFlushesRemovesTheirSegments() throws Exception {
         Written written = fillWalOnly(23);
-        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(dir.resolveSibling("stash"));
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(stash);
         fault.diskFullAfter(4 * SMALL_MEMTABLE);
         Options small = options(SMALL_MEMTABLE).maxImmutableMemtables(1).build();
         assertThrows(StorageException.class, () -> TalaDB.open(dir, small.toBuilder().fileLayer(fault).build()));
-        try (DirectoryStream<Path> segments = Files.newDirectoryStream(new DatabaseLayout(dir).segmentDir())) {
-            List<Path> left = new ArrayList<>();
-            segments.forEach(left::add);
-            assertEquals(List.of(), left, "segments of the failed open");
-        }
+        assertEquals(List.of(), files(new DatabaseLayout(dir).segmentDir()), "segments of the failed open");
         try (TalaDB db = TalaDB.open(dir, small)) {
             assertModel(written, db, "after the failed open");
         }
         assertEquals(List.of(), lost(), "nothing was set aside");
+    }
+
+    /**
+     * (From a review) the same, where the failure is the directory sync after a segment was
+     * written: that segment was complete but not yet known to the replay, stayed, and the next
+     * open set it aside in lost/.
+     */
+    @Test
+    void aSegmentWhoseDirectorySyncFailsIsRemovedWithTheOthers() throws Exception {
+        Written written = fillWalOnly(41);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        ForwardingFileLayer failSecondSegmentSync = new ForwardingFileLayer(LocalFileLayer.INSTANCE) {
+            int segmentSyncs;
+
+            @Override
+            public void syncDirectory(Path d) throws IOException {
+                if (d.equals(layout.segmentDir()) && ++segmentSyncs == 2) {
+                    throw new IOException("Input/output error (simulated) syncing " + d);
+                }
+                super.syncDirectory(d);
+            }
+        };
+        Options small = options(SMALL_MEMTABLE).maxImmutableMemtables(1).build();
+        assertThrows(StorageException.class, () -> TalaDB.open(dir, small.toBuilder()
+                .fileLayer(failSecondSegmentSync).build()));
+        assertEquals(List.of(), files(layout.segmentDir()), "segments of the failed open");
+        try (TalaDB db = TalaDB.open(dir, small)) {
+            assertModel(written, db, "after the failed open");
+        }
+        assertEquals(List.of(), lost(), "nothing was set aside");
+    }
+
+    /**
+     * (From a review) the edit listing the replay's segments fails at its force (EIO). Its bytes
+     * are in the MANIFEST all the same (a failed fsync does not take back what write() put in
+     * the page cache), so the segments it lists must stay. Before, the failed open deleted them,
+     * and the next open, on the same machine without any power loss, found a MANIFEST listing
+     * missing segments and refused the database.
+     */
+    @Test
+    void aCommitWhoseForceFailsDoesNotDeleteTheSegmentsItsEditMayList() {
+        Written written = fillWalOnly(31);
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(stash);
+        fault.failForces(p -> p.getFileName().toString().equals("MANIFEST"));
+        Options small = options(SMALL_MEMTABLE).maxImmutableMemtables(1).build();
+        assertThrows(StorageException.class, () -> TalaDB.open(dir, small.toBuilder().fileLayer(fault).build()),
+                "the commit edit's force fails");
+        // No power loss: the process simply opens again (the failed edit's bytes are in the file).
+        try (TalaDB db = TalaDB.open(dir, small)) {
+            assertModel(written, db, "after the failed commit");
+        }
     }
 
     /** What {@link #fillWalOnly} wrote: the expected state of every id it touched. */
@@ -149,13 +202,16 @@ class LongReplayTest {
     }
 
     private List<Path> lost() throws IOException {
-        Path lostDir = new DatabaseLayout(dir).lostDir();
-        if (!Files.isDirectory(lostDir)) {
+        return files(new DatabaseLayout(dir).lostDir());
+    }
+
+    private static List<Path> files(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
             return List.of();
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(lostDir)) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
             List<Path> found = new ArrayList<>();
-            files.forEach(found::add);
+            entries.forEach(found::add);
             return found;
         }
     }
