@@ -534,7 +534,8 @@ public final class FaultInjectingFileLayer implements FileLayer {
         };
         byte[] image = new byte[durable + keptTail];
         System.arraycopy(current, 0, image, 0, Math.min(current.length, durable));
-        if (mode == PowerLossMode.TORN_TAIL) {
+        if (mode == PowerLossMode.TORN_TAIL && keptTail > 0) {
+            // Only a file longer than its durable length has a tail; a cut one is restored below.
             System.arraycopy(current, durable, image, durable, keptTail);
         }
         for (int i = state.undo.size() - 1; i >= 0; i--) {
