@@ -325,7 +325,16 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     /** The report, once the caller knows the last sequence number it recovered. */
     public RecoveryReport report(long lastSequence) {
-        RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), segments.isEmpty() ? liveSegments : segments.size(),
+        return report(lastSequence, 0);
+    }
+
+    /**
+     * The report, with {@code addedSegments} the caller listed in the MANIFEST after the
+     * recovery's own steps (the segments a writable open's WAL replay flushed).
+     */
+    public RecoveryReport report(long lastSequence, int addedSegments) {
+        int listed = (segments.isEmpty() ? liveSegments : segments.size()) + addedSegments;
+        RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), listed,
                 manifestTornBytes, lastSequence);
         if (report.isClean() || besideWriter) {
             // One line for an open that repaired nothing; the timed steps are there for whoever asks.

@@ -11,7 +11,8 @@ import java.util.List;
  * @param actions     every file discarded, moved, truncated or deleted, with the reason
  * @param replay      the WAL replay, file by file (null if no WAL was replayed)
  * @param steps       how long each step took, in order
- * @param liveSegments segments the MANIFEST lists, all validated
+ * @param liveSegments segments the MANIFEST lists once the open is done: those it listed before, all
+ *                     validated, and those a writable open's WAL replay flushed and listed
  */
 public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Step> steps, int liveSegments,
                              long manifestTornBytes, long lastSequence) {

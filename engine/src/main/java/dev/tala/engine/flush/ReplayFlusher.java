@@ -140,6 +140,11 @@ public final class ReplayFlusher {
         }
     }
 
+    /** The segments {@link #commit} listed (none before it, or when the replay flushed nothing). */
+    public int committedSegments() {
+        return committed ? written.size() : 0;
+    }
+
     /** For an open that failed before {@link #commit}: removes the segments no MANIFEST edit lists. */
     public void discardUncommitted() {
         if (!committed) {

@@ -204,7 +204,7 @@ public final class DatabaseOpener {
             compactor.schedule();
         }, stored.dimension(), stored.embeddingType(), flushCounters);
         opened.add(flusher[0]::shutdown);
-        RecoveryReport report = recovery.report(lastSequence);
+        RecoveryReport report = recovery.report(lastSequence, replayFlusher.committedSegments());
         DirectoryLock lock = recovery.takeLock();
         if (live.immutableCount() > 0) {
             flusher[0].schedule();
