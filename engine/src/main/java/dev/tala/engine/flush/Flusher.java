@@ -2,8 +2,8 @@ package dev.tala.engine.flush;
 
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
-import dev.tala.core.model.IntentVersion;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.background.CoalescingWorker;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.view.LiveState;

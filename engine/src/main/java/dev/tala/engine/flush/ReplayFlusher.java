@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The MANIFEST cannot take an edit until the open has judged and repaired its tail, so the
  * segments are listed only by {@link #commit}, in one edit, after the replay and the WAL repair.
- * An open that fails before it deletes them ({@link #discardUncommitted}). A crash before it
- * leaves complete segments no edit lists, whose records the WAL still holds; the next open moves
- * them to {@code lost/} as it does for a flush that died before its edit (docs/RECOVERY.md).
+ * An open that fails before that edit's append deletes them ({@link #discardUncommitted}). A
+ * crash before it leaves complete segments no edit lists, whose records the WAL holds (forced
+ * before each segment is written); the next open moves them to {@code lost/}, as it does for a
+ * flush that died before its edit (docs/RECOVERY.md, "Open", step 6).
  */
 public final class ReplayFlusher {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayFlusher.class);
@@ -61,20 +62,18 @@ public final class ReplayFlusher {
     }
 
     /**
-     * Flushes the oldest frozen memtables of {@code live} while more than the limit wait.
+     * Flushes the oldest frozen memtables of {@code live} while more than the limit wait. Views
+     * acquired before may still show them as memtables: the caller acquires a new one.
      *
      * @param replayingWal the WAL file replay is reading: every record of a frozen memtable is
      *     in it or in an older one
-     * @return true if the live state changed (views acquired before no longer show it)
      */
-    public boolean flushExcess(LiveState live, long replayingWal) throws IOException {
-        boolean changed = false;
+    public void flushExcess(LiveState live, long replayingWal) throws IOException {
         while (live.immutableCount() > maxImmutables) {
             forceWalThrough(replayingWal);
             long start = System.nanoTime();
             MemTable oldest = live.oldestImmutable();
             List<IntentVersion> rows = oldest.newestVersions();
-            changed = true;
             if (rows.isEmpty()) {
                 // Only outcomes whose intents were gone: nothing to store, and the next replay skips them again.
                 live.dropEmpty(oldest);
@@ -87,7 +86,6 @@ public final class ReplayFlusher {
             lastSequence = oldest.maxSequence();
             counters.add(meta.fileSize(), System.nanoTime() - start);
         }
-        return changed;
     }
 
     /**
