@@ -2,10 +2,10 @@ package dev.tala.engine.open;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.io.fault.UnforcedWalFiles;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
@@ -65,7 +65,7 @@ class ReplayFlushPowerLossTest {
         RandomIntents gen = new RandomIntents(7, DIM);
         // The first process: NONE mode, killed with its records only in the page cache.
         try (TalaDB db = TalaDB.open(dir, base.toBuilder().memtableBytes(64L << 20).durability(Durability.none())
-                .fileLayer(new UnforcedWal(fault)).build())) {
+                .fileLayer(new UnforcedWalFiles(fault)).build())) {
             for (int i = 0; i < INTENTS; i++) {
                 db.put(gen.next());
             }
@@ -88,17 +88,6 @@ class ReplayFlushPowerLossTest {
             }
         }
         return true;
-    }
-
-    private static final class UnforcedWal extends ForwardingFileLayer {
-        UnforcedWal(FileLayer inner) {
-            super(inner);
-        }
-
-        @Override
-        protected boolean forces(Path file) {
-            return !file.getFileName().toString().endsWith(".wal");
-        }
     }
 
     /** Cuts the power at the {@code n}-th force through it, of any file. */

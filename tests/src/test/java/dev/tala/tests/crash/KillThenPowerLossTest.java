@@ -2,10 +2,9 @@ package dev.tala.tests.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tala.core.io.FileLayer;
-import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.io.fault.UnforcedWalFiles;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
@@ -38,7 +37,7 @@ class KillThenPowerLossTest {
         RandomIntents gen = new RandomIntents(5, DIM);
         // The first process: its WAL records never reach a force (as after a kill in NONE mode).
         try (TalaDB db = TalaDB.open(dir, options.toBuilder().durability(Durability.none())
-                .fileLayer(new UnforcedWal(fault)).build())) {
+                .fileLayer(new UnforcedWalFiles(fault)).build())) {
             for (int i = 0; i < 20; i++) {
                 db.put(gen.next());
             }
@@ -60,18 +59,6 @@ class KillThenPowerLossTest {
             for (Intent x : acknowledged) {
                 assertEquals(Optional.of(x), again.get(x.id()));
             }
-        }
-    }
-
-    /** Forces of WAL files do nothing: their bytes stay where the OS put them, unforced. */
-    private static final class UnforcedWal extends ForwardingFileLayer {
-        UnforcedWal(FileLayer inner) {
-            super(inner);
-        }
-
-        @Override
-        protected boolean forces(Path file) {
-            return !file.getFileName().toString().endsWith(".wal");
         }
     }
 }
