@@ -43,6 +43,8 @@ public final class WalFormat {
     public static final byte TYPE_DELETE = 2;
     public static final byte TYPE_OUTCOME = 3;
     public static final byte TYPE_BATCH = 4;
+    /** A batch record's payload starts with its op count, a u32. */
+    public static final int BATCH_COUNT_BYTES = 4;
 
     private WalFormat() {
     }

@@ -55,9 +55,7 @@ public final class WalRecordCodec {
         List<WalOp> ops = record.ops();
         long payloadLength = payloadBytes(ops);
         if (payloadLength > WalFormat.MAX_PAYLOAD_BYTES) {
-            throw new InvalidIntentException("batch", "its " + ops.size() + " operations encode to "
-                    + payloadLength + " bytes, more than " + WalFormat.MAX_PAYLOAD_BYTES
-                    + ", the limit for one atomic write");
+            throw oversized("its " + ops.size() + " operations encode to " + payloadLength + " bytes");
         }
         long start = out.writePosition();
         long end = start + WalFormat.RECORD_HEADER_BYTES + payloadLength;
@@ -73,7 +71,7 @@ public final class WalRecordCodec {
         int p = payloadStart;
         if (ops.size() > 1) {
             buf.putInt(p, ops.size());
-            p += 4;
+            p += WalFormat.BATCH_COUNT_BYTES;
             for (WalOp op : ops) {
                 buf.put(p++, WalRecord.typeOf(op));
                 p = encodeOp(op, buf, p);
@@ -102,11 +100,25 @@ public final class WalRecordCodec {
         if (ops.size() == 1) {
             return opBytes(ops.getFirst());
         }
-        long bytes = 4;
+        long bytes = WalFormat.BATCH_COUNT_BYTES;
         for (WalOp op : ops) {
-            bytes += 1 + opBytes(op);
+            bytes += batchedOpBytes(op);
         }
         return bytes;
+    }
+
+    /** What {@code op} adds to the payload of a batch record: its type byte and its fields. */
+    public static long batchedOpBytes(WalOp op) {
+        return 1 + opBytes(op);
+    }
+
+    /**
+     * The error for a write batch whose record would carry more than
+     * {@link WalFormat#MAX_PAYLOAD_BYTES}; {@code size} says how large it is.
+     */
+    public static InvalidIntentException oversized(String size) {
+        return new InvalidIntentException("batch", size + ", more than " + WalFormat.MAX_PAYLOAD_BYTES
+                + ", the limit for one atomic write");
     }
 
     private static long opBytes(WalOp op) {

@@ -294,7 +294,7 @@ public final class DatabaseOpener {
             ReadView current = view;
             // Logs written before puts were stored as the database's type hold the floats as given.
             List<OpResolver.Resolved> resolved = OpResolver.resolve(StoredEmbeddings.of(record.ops(), embeddingType),
-                    id -> PointLookup.findLatest(current, id), false, embeddingType);
+                    id -> PointLookup.findLatest(current, id), false, embeddingType, Long.MAX_VALUE);
             for (int i = 0; i < resolved.size(); i++) {
                 OpResolver.Resolved r = resolved.get(i);
                 if (!r.skipped()) {

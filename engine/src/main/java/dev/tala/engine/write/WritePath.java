@@ -8,6 +8,7 @@ import dev.tala.engine.view.LiveState;
 import dev.tala.engine.view.ReadView;
 import dev.tala.engine.view.VisibleSequence;
 import dev.tala.segment.EmbeddingType;
+import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
 import java.util.ArrayList;
@@ -138,21 +139,17 @@ public final class WritePath {
         mutex.lock();
     }
 
-    /**
-     * The ops as the WAL records them: an outcome update as the put of the version it resolved
-     * to. Replay then restores that version as it was acknowledged. Resolving the update again
-     * on replay would build on the intent's older version as it is by then, and a compaction into
-     * a cold level may have re-encoded its embedding meanwhile, so a restart changed what get
-     * returned. Decoding still accepts outcome records (logs written before).
-     */
+    /** The ops as the WAL records them ({@link OpResolver.Resolved#logged}). */
     private static List<WalOp> logged(List<WalOp> ops, List<OpResolver.Resolved> resolved) {
         List<WalOp> logged = null;
         for (int i = 0; i < ops.size(); i++) {
-            if (ops.get(i) instanceof WalOp.AttachOutcome) {
+            WalOp op = ops.get(i);
+            WalOp asLogged = resolved.get(i).logged(op);
+            if (asLogged != op) {
                 if (logged == null) {
                     logged = new ArrayList<>(ops);
                 }
-                logged.set(i, new WalOp.Put(resolved.get(i).intent()));
+                logged.set(i, asLogged);
             }
         }
         return logged == null ? ops : logged;
@@ -164,13 +161,14 @@ public final class WritePath {
             needsLookup |= op instanceof WalOp.AttachOutcome;
         }
         if (!needsLookup) {
-            return OpResolver.resolve(ops, id -> null, true, storedType);
+            return OpResolver.resolve(ops, id -> null, true, storedType, WalFormat.MAX_PAYLOAD_BYTES);
         }
         // Under the mutex the view's active memtable is the one being written: it holds every
         // earlier write, acknowledged or not, which is what a later outcome must build on.
         ReadView view = live.acquire();
         try {
-            return OpResolver.resolve(ops, id -> PointLookup.findLatest(view, id), true, storedType);
+            return OpResolver.resolve(ops, id -> PointLookup.findLatest(view, id), true, storedType,
+                    WalFormat.MAX_PAYLOAD_BYTES);
         } finally {
             view.release();
         }
