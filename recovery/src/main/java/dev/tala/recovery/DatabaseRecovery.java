@@ -227,11 +227,19 @@ public final class DatabaseRecovery implements AutoCloseable {
         step("wal-replay");
         Set<Path> removed = new HashSet<>();
         try {
-            for (ReplayReport.FileReport f : replay.files()) {
+            // The files after a point-in-time stop go first, newest first, each move synced: a
+            // crash anywhere in this repair then leaves a prefix of the log, which every mode
+            // reads as such. Cutting the stop's file first left, after a crash, later files
+            // behind a cut one, and a skip-corrupted open took their records without the cut ones.
+            for (ReplayReport.FileReport f : replay.files().reversed()) {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
                             + " offset " + replay.stoppedAt().offset(), Action.Kind.DROPPED_WAL_AFTER_STOP);
                     removed.add(f.file());
+                }
+            }
+            for (ReplayReport.FileReport f : replay.files()) {
+                if (f.ignored()) {
                     continue;
                 }
                 boolean stopHere = stoppedIn(f) && f.droppedTailBytes() > 0;

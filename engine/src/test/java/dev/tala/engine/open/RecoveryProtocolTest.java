@@ -379,7 +379,7 @@ class RecoveryProtocolTest {
     }
 
     /** The numbered WAL files of {@code dir}, oldest first. */
-    private static List<Path> walFiles(Path dir) throws IOException {
+    static List<Path> walFiles(Path dir) throws IOException {
         try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
             return files.filter(p -> DatabaseLayout.walNumber(p).isPresent()).sorted().toList();
         }
