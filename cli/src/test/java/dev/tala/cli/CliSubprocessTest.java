@@ -358,6 +358,20 @@ class CliSubprocessTest {
         assertTrue(second.out.contains("already holds 3,000 intents; adding 1,000 more"), second.out);
         JsonNode stats = JSON.readTree(ok(null, "stats", "--db", demo.toString(), "--json").out);
         assertEquals(4000, stats.get("intents").asLong());
+
+        // --json: one JSON object on stdout and nothing else (it printed the tables before).
+        Run json = ok(null, "demo", "--db", demo.toString(), "--intents", "2000", "--json");
+        assertEquals(1, json.outLines().size(), json.out);
+        JsonNode report = JSON.readTree(json.out);
+        assertEquals(4000, report.get("intents_before").asLong());
+        assertEquals(2000, report.get("intents_added").asLong());
+        assertEquals(6000, report.get("stats").get("intents").asLong());
+        String failure = report.get("failure").get("id").asText();
+        assertEquals("failure", report.get("failure").get("status").asText(), report.toString());
+        JsonNode got = JSON.readTree(ok(null, "get", failure, "--db", demo.toString(), "--json").out);
+        assertEquals(report.get("failure").get("command").asText(), got.get("command").asText());
+        assertTrue(report.get("similar").size() > 0 && report.get("similar").get(0).has("score"), report.toString());
+        assertTrue(report.get("window").size() > 0, report.toString());
     }
 
     @Test
