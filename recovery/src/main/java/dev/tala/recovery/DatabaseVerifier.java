@@ -12,6 +12,7 @@ import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
@@ -93,7 +94,7 @@ public final class DatabaseVerifier {
                             + " (an open refuses this)"));
                 }
                 if (dimension.isPresent() && reader.dimension() != dimension.getAsInt()) {
-                    problems.add(new Problem(p.toString(), 0, "embedding dimension " + reader.dimension()
+                    problems.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + reader.dimension()
                             + ", but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
                 }
                 for (CorruptionException e : reader.verifyAll()) {

@@ -31,6 +31,7 @@ import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.Durability;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecord;
@@ -127,7 +128,7 @@ public final class DatabaseOpener {
             SegmentReader reader = e.getValue();
             if (reader.dimension() != stored.dimension()) {
                 // Either side may be the damaged one: a segment, or OPTIONS (no checksum) edited.
-                throw new CorruptionException(reader.path().toString(), 40, "embedding dimension "
+                throw new CorruptionException(reader.path().toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension "
                         + reader.dimension() + " differs from the database's " + stored.dimension() + ", which "
                         + layout.optionsFile() + " gives (tala verify lists every file that disagrees)");
             }
