@@ -503,6 +503,21 @@ class CliSubprocessTest {
         fails("no database at", null, "stats", "--db", missing.toString());
         assertFalse(Files.exists(missing), "a missing database is not created by accident");
 
+        // From an audit: the commands that read the files without opening the database said
+        // only "no database at DIR"; scan took a reversed range for an empty one; inspect called
+        // a device "no such file".
+        Path noManifest = work.resolve("no-manifest");
+        FileTrees.copy(db, noManifest);
+        Files.delete(noManifest.resolve("MANIFEST"));
+        fails("no database at " + noManifest + " (no MANIFEST file)", null, "segments", "--db", noManifest.toString());
+        Path noOptions = work.resolve("no-options");
+        FileTrees.copy(db, noOptions);
+        Files.delete(noOptions.resolve("OPTIONS"));
+        fails("no database at " + noOptions + " (no OPTIONS file)", null, "verify", "--db", noOptions.toString());
+        fails("(the directory does not exist)", null, "segments", "--db", missing.toString());
+        fails("time range [10, 5) ends before it starts", null, "scan", "--db", db.toString(), "--from", "10", "--to", "5");
+        fails("/dev/null is not a regular file", null, "inspect", "/dev/null");
+
         try (TalaDB held = TalaDB.open(db, Options.builder().createIfMissing(false).build())) {
             fails("database locked", null, "compact", "--db", db.toString());
             fails("pid " + ProcessHandle.current().pid(), null, "verify", "--db", db.toString());

@@ -1,7 +1,9 @@
 package dev.tala.cli.command;
 
+import dev.tala.core.error.TalaException;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -23,6 +25,21 @@ public final class DbOptions {
 
     public boolean json() {
         return json;
+    }
+
+    /**
+     * Refuses, as an open would, a directory without {@code file} (OPTIONS or MANIFEST), for the
+     * commands that read the files without opening the database; the reason names what is missing.
+     */
+    public void requireDatabaseFile(Path file) {
+        if (Files.exists(file)) {
+            return;
+        }
+        if (Files.exists(db) && !Files.isDirectory(db)) {
+            throw new TalaException(db + " is a file, not a database directory");
+        }
+        throw new TalaException("no database at " + db + (Files.exists(db) ? " (no " + file.getFileName() + " file)"
+                : " (the directory does not exist)"));
     }
 
     /** Opens an existing database for writing; a missing one is an error, not an accident to create. */

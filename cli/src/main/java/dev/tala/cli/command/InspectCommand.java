@@ -44,8 +44,12 @@ public final class InspectCommand implements Callable<Integer> {
         if (Files.isDirectory(file)) {
             throw new TalaException(file + " is a directory; inspect reads one segment file (FILE.tbf)");
         }
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file)) {
             throw new TalaException("no such file: " + file);
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new TalaException(file + " is not a regular file (a device, a pipe or a socket); inspect reads"
+                    + " one segment file (FILE.tbf)");
         }
         // The header must at least decode; otherwise this is not a segment and one line says why.
         SegmentHeader header = SegmentReader.readHeader(fs, file);

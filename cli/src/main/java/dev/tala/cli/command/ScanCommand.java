@@ -31,6 +31,10 @@ public final class ScanCommand implements Callable<Integer> {
         if (from < 0 || to < 0) {
             throw new IllegalArgumentException("--from and --to are nanoseconds since the epoch and cannot be negative");
         }
+        if (to < from) {
+            // As search refuses it: an empty answer would hide the swapped arguments.
+            throw new IllegalArgumentException("time range [" + from + ", " + to + ") ends before it starts");
+        }
         try (TalaDB db = common.openReadOnly()) {
             List<Intent> found = db.scan(from, to, limit);
             if (common.json()) {

@@ -13,7 +13,6 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,9 +34,7 @@ public final class SegmentsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         FileLayer fs = LocalFileLayer.INSTANCE;
         DatabaseLayout layout = new DatabaseLayout(common.dir());
-        if (!Files.exists(layout.manifestFile())) {
-            throw new TalaException("no database at " + layout.dir());
-        }
+        common.requireDatabaseFile(layout.manifestFile());
         List<Map<String, Object>> rows = listSegments(fs, layout);
         List<Map<String, Object>> unreadable = rows.stream().filter(r -> r.containsKey("error")).toList();
         int exit = unreadable.isEmpty() ? 0 : 1;

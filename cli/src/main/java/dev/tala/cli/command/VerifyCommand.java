@@ -4,14 +4,12 @@ import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.StorageException;
-import dev.tala.core.error.TalaException;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.open.StoredOptions;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +28,7 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         DatabaseLayout layout = new DatabaseLayout(common.dir());
-        if (!Files.exists(layout.optionsFile())) {
-            throw new TalaException("no database at " + layout.dir());
-        }
+        common.requireDatabaseFile(layout.optionsFile());
         VerifyReport report = withOptionsChecked(layout);
         if (common.json()) {
             Map<String, Object> out = new LinkedHashMap<>();

@@ -24,6 +24,14 @@ public record DatabaseLayout(Path dir) {
     /** A free WAL file renamed once its zero-fill was forced: reusable as it is, even after a restart. */
     public static final String READY_WAL_SUFFIX = ".wal.ready";
     private static final int NUMBER_DIGITS = 20;
+    /**
+     * The largest number a segment or WAL file of ours carries: more files than any database
+     * makes (one a microsecond for 146,000 years). A name with a larger number is not one of
+     * ours and is left alone, like any other foreign file; counted as ours, a stray
+     * {@code 09223372036854775806.tbf} pushed the next file number to the end of the range, and
+     * the next WAL switch overflowed it.
+     */
+    public static final long MAX_FILE_NUMBER = 1L << 62;
 
     public DatabaseLayout {
         dir = dir.toAbsolutePath().normalize();
@@ -122,10 +130,12 @@ public record DatabaseLayout(Path dir) {
                 return OptionalLong.empty();
             }
         }
+        long number;
         try {
-            return OptionalLong.of(Long.parseLong(name.substring(0, NUMBER_DIGITS)));
+            number = Long.parseLong(name.substring(0, NUMBER_DIGITS));
         } catch (NumberFormatException e) {
             return OptionalLong.empty(); // 20 digits can exceed a long
         }
+        return number <= MAX_FILE_NUMBER ? OptionalLong.of(number) : OptionalLong.empty();
     }
 }

@@ -1,5 +1,6 @@
 package dev.tala.engine.write;
 
+import dev.tala.core.layout.DatabaseLayout;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Hands out the numbers that name WAL files and segments; one counter, so names never collide. */
@@ -11,7 +12,12 @@ public final class FileNumbers {
     }
 
     public long next() {
-        return next.getAndIncrement();
+        long n = next.getAndIncrement();
+        if (n > DatabaseLayout.MAX_FILE_NUMBER) {
+            // Unreachable by counting; a name of ours must parse back as ours.
+            throw new IllegalStateException("file number " + n + " is past " + DatabaseLayout.MAX_FILE_NUMBER);
+        }
+        return n;
     }
 
     /** The number the next call to {@link #next()} returns, for the MANIFEST. */

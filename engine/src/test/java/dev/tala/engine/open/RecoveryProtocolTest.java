@@ -76,6 +76,44 @@ class RecoveryProtocolTest {
         }
     }
 
+    /**
+     * Files named with numbers past {@link DatabaseLayout#MAX_FILE_NUMBER} are not ours and are
+     * left alone. Counted as ours, a stray segment name near the end of the long range set the
+     * next file number there, and the next memtable switch overflowed it: writes failed with a
+     * stack trace naming neither file, open after open.
+     */
+    @Test
+    void aStrayFileNamedNearTheEndOfTheNumberRangeIsLeftAlone() throws IOException {
+        Path dir = tmp.resolve("db");
+        List<Intent> live = fill(dir, 3, 20);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Path straySegment = layout.segmentDir().resolve("09223372036854775806.tbf");
+        Path strayWal = layout.walDir().resolve("09223372036854775805.wal");
+        byte[] junk = new byte[300];
+        new java.util.Random(5).nextBytes(junk);
+        Files.write(straySegment, junk);
+        Files.write(strayWal, junk);
+        RandomIntents gen = new RandomIntents(4, DIM);
+        for (int round = 0; round < 2; round++) {
+            try (TalaDB db = TalaDB.open(dir, options())) {
+                assertTrue(db.recoveryReport().actions().isEmpty(), db.recoveryReport().summary());
+                for (int i = 0; i < 300; i++) { // several memtable switches, each a new WAL file
+                    Intent x = gen.next();
+                    db.put(x);
+                    live.add(x);
+                }
+                db.flush();
+            }
+        }
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            for (Intent x : live) {
+                assertEquals(Optional.of(x), db.get(x.id()));
+            }
+        }
+        assertTrue(Files.exists(straySegment) && Files.exists(strayWal), "foreign files stay where they are");
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
+    }
+
     @Test
     void strayAndPartialSegmentsAreRepairedAndReported() throws IOException {
         Path dir = tmp.resolve("db");
