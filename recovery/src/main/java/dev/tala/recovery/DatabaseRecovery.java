@@ -489,7 +489,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                 }
             }
             for (Path p : unlistedSegments) {
-                moveToLost(p, "a complete segment the MANIFEST does not list", Action.Kind.MOVED_TO_LOST);
+                moveToLost(p, UnlistedSegments.whySetAside(fs, p), Action.Kind.MOVED_TO_LOST);
             }
             unlistedSegments.clear();
         } catch (IOException e) {

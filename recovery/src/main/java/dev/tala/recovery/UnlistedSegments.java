@@ -35,6 +35,20 @@ final class UnlistedSegments {
     }
 
     /**
+     * Why a file kept by {@link #whyIncomplete} is set aside: a complete segment, or a file that
+     * only carries a segment's name (its header does not decode), said as such.
+     */
+    static String whySetAside(FileLayer fs, Path segment) throws IOException {
+        try {
+            SegmentReader.readHeader(fs, segment);
+            return "a complete segment the MANIFEST does not list";
+        } catch (TalaException unreadable) {
+            return "named as a segment, but the MANIFEST does not list it and it does not read as one ("
+                    + unreadable.getMessage() + ")";
+        }
+    }
+
+    /**
      * The highest sequence number a complete file says it holds, or -1 if its summary cannot be
      * read (nothing to vouch for: it is set aside for inspection).
      */

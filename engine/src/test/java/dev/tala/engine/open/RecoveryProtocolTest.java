@@ -140,10 +140,21 @@ class RecoveryProtocolTest {
             f.setLength(100);
         }
 
+        // Junk carrying a segment's name: set aside too, but not called a complete segment.
+        Path junk = layout.segmentFile(903);
+        byte[] noise = new byte[3000];
+        new java.util.Random(9).nextBytes(noise);
+        Files.write(junk, noise);
+
         try (TalaDB db = TalaDB.open(dir, options())) {
             RecoveryReport report = db.recoveryReport();
             assertFalse(report.isClean(), report.summary());
             assertEquals(List.of(Kind.MOVED_TO_LOST), kinds(report, unlisted), report.summary());
+            assertTrue(reason(report, unlisted).startsWith("a complete segment the MANIFEST does not list"),
+                    report.summary());
+            assertEquals(List.of(Kind.MOVED_TO_LOST), kinds(report, junk), report.summary());
+            assertTrue(reason(report, junk).contains("does not read as one (") && reason(report, junk)
+                    .contains(junk.toString()), report.summary());
             assertEquals(List.of(Kind.DELETED_PARTIAL_SEGMENT), kinds(report, partial), report.summary());
             assertEquals(List.of(Kind.DELETED_PARTIAL_SEGMENT), kinds(report, cut), report.summary());
             assertTrue(reason(report, partial).contains("is_partial"), report.summary());
