@@ -516,6 +516,8 @@ class CliSubprocessTest {
         fails("no database at " + noOptions + " (no OPTIONS file)", null, "verify", "--db", noOptions.toString());
         fails("(the directory does not exist)", null, "segments", "--db", missing.toString());
         fails("time range [10, 5) ends before it starts", null, "scan", "--db", db.toString(), "--from", "10", "--to", "5");
+        fails("--limit must be at least 1, got 0", null, "scan", "--db", db.toString(), "--from", "0", "--to", "5",
+                "--limit", "0");
         fails("/dev/null is not a regular file", null, "inspect", "/dev/null");
 
         try (TalaDB held = TalaDB.open(db, Options.builder().createIfMissing(false).build())) {

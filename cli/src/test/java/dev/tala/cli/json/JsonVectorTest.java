@@ -38,6 +38,8 @@ class JsonVectorTest {
         String broken = assertThrows(LineFormatException.class, () -> JsonVector.parse("[1, 2", "--vector"))
                 .getMessage();
         assertTrue(broken.startsWith("--vector: not a JSON array of numbers: "), broken);
+        // Jackson's own location ("[Source: REDACTED ...; line: 1, column: 1]") is not shown.
+        assertTrue(!broken.contains("Source") && broken.contains("(opened at column 1)"), broken);
         assertTrue(assertThrows(LineFormatException.class, () -> JsonVector.parse("", "--vector")).getMessage()
                 .contains("expected a JSON array"));
     }
