@@ -397,7 +397,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
         }
         for (Path p : fs.list(layout.lostDir())) {
-            if (p.getFileName().toString().endsWith(".tmp")) {
+            if (p.getFileName().toString().endsWith(FileLayer.TEMPORARY_SUFFIX)) {
                 // The copy is redone from the WAL file, which is untouched until a copy is complete.
                 delete(p);
                 act(Action.Kind.DELETED_TEMPORARY_FILE, p, "a copy into lost/ was interrupted before its rename");

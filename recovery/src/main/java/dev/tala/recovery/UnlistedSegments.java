@@ -5,6 +5,7 @@ import dev.tala.core.io.FileLayer;
 import dev.tala.segment.SegmentHeader;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.format.TbfFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -22,7 +23,7 @@ final class UnlistedSegments {
      */
     static String whyIncomplete(FileLayer fs, Path segment) throws IOException {
         long size = fs.size(segment);
-        if (size < 128) {
+        if (size < TbfFormat.HEADER_BYTES) {
             return "unlisted and only " + size + " bytes: its write was interrupted before the header";
         }
         try {

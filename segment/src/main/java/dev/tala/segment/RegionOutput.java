@@ -152,7 +152,7 @@ final class RegionOutput {
         buffer.set(U32, at + EDGE_TARGET, target);
         buffer.set(U8, at + EDGE_RELATION, relation);
         buffer.set(F32, at + EDGE_WEIGHT, weight);
-        for (int pad = EDGE_WEIGHT + Float.BYTES; pad < EDGE_ENTRY_BYTES; pad++) {
+        for (int pad = EDGE_PADDING; pad < EDGE_PADDING + EDGE_PADDING_BYTES; pad++) {
             buffer.set(U8, at + pad, (byte) 0);
         }
     }

@@ -63,7 +63,7 @@ public final class StringTable {
         /** The uncompressed table. */
         public byte[] encode() {
             long length = ST_OFFSETS + (values.size() + 1L) * ST_OFFSET_BYTES + bytes;
-            if (length > Integer.MAX_VALUE - 64) {
+            if (length > ST_MAX_TABLE_BYTES) {
                 throw new IllegalArgumentException("the commands of one segment take " + length
                         + " bytes; a string table holds at most 2 GiB");
             }
@@ -104,7 +104,7 @@ public final class StringTable {
      * them if needed, and returns a validated view. A compressed table is allocated only at the
      * size its zstd frame declares, and only when that is its {@code raw_length} and plausible
      * for the rows: {@code putCount} commands of at most the command limit (tombstones store
-     * empty strings) and the offsets of every row. A hostile file cannot make it allocate more,
+     * no string) and the offsets of every row. A hostile file cannot make it allocate more,
      * and a frame that does not decompress is a CorruptionException like any other damage.
      */
     public static StringTable load(MemorySegment stored, RegionEntry entry, long nodeCount, long putCount, String file) {
@@ -116,9 +116,9 @@ public final class StringTable {
         MemorySegment raw = stored;
         if (entry.encoding() == ENCODING_ZSTD) {
             long rawLength = entry.rawLength();
-            long limit = Math.min(Integer.MAX_VALUE - 64L,
+            long limit = Math.min(ST_MAX_TABLE_BYTES,
                     putCount * ST_MAX_STRING_BYTES + (long) ST_OFFSET_BYTES * (nodeCount + 2));
-            if (rawLength < 0 || rawLength > limit || stored.byteSize() > Integer.MAX_VALUE - 64L) {
+            if (rawLength < 0 || rawLength > limit || stored.byteSize() > ST_MAX_TABLE_BYTES) {
                 throw new CorruptionException(file, entry.offset(), "string table raw_length "
                         + Long.toUnsignedString(rawLength) + " is not plausible for " + nodeCount + " rows, "
                         + putCount + " of them puts");

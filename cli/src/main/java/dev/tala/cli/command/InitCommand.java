@@ -3,6 +3,7 @@ package dev.tala.cli.command;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.TalaException;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.open.StoredOptions;
@@ -35,7 +36,7 @@ public final class InitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (Files.exists(common.dir().resolve("OPTIONS"))) {
+        if (Files.exists(new DatabaseLayout(common.dir()).optionsFile())) {
             throw new TalaException("a database already exists in " + common.dir());
         }
         if (memtableKb < Options.MIN_MEMTABLE_BYTES / 1024 || memtableKb > Options.MAX_MEMTABLE_BYTES / 1024) {

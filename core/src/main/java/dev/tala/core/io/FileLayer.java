@@ -124,8 +124,11 @@ public interface FileLayer {
      * between leaves, which the next open deletes.
      */
     static Path temporaryFor(Path target) {
-        return target.resolveSibling(target.getFileName() + ".tmp");
+        return target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
     }
+
+    /** The suffix of {@link #temporaryFor}'s names. */
+    String TEMPORARY_SUFFIX = ".tmp";
 
     /** Thrown by {@link ReadableFile#readFully} when the file ends first. */
     static EOFException shortRead(Path file, long position, int wanted, long size) {

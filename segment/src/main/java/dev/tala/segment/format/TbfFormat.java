@@ -126,6 +126,8 @@ public final class TbfFormat {
     public static final int ST_ZSTD_LEVEL = 3;
     /** Longest command a row may carry, for the plausibility bound on a table's raw length. */
     public static final int ST_MAX_STRING_BYTES = IntentLimits.MAX_COMMAND_BYTES;
+    /** Largest string table, raw or stored: 2^31 - 65 bytes, so that it fits one Java array. */
+    public static final int ST_MAX_TABLE_BYTES = Integer.MAX_VALUE - 64;
 
     // ---- bloom filter -----------------------------------------------------------------------
 

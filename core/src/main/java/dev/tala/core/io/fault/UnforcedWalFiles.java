@@ -2,6 +2,7 @@ package dev.tala.core.io.fault;
 
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.ForwardingFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import java.nio.file.Path;
 
 /**
@@ -15,6 +16,6 @@ public final class UnforcedWalFiles extends ForwardingFileLayer {
 
     @Override
     protected boolean forces(Path file) {
-        return !file.getFileName().toString().endsWith(".wal");
+        return !file.getFileName().toString().endsWith(DatabaseLayout.WAL_SUFFIX);
     }
 }
