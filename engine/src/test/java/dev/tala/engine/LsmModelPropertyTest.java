@@ -352,6 +352,15 @@ class LsmModelPropertyTest {
                 assertEquals(n(live), n(h.intent()), "search hit is live version " + filter + " " + ctx);
                 assertTrue(passing.contains(live), "search hit passes filter " + filter + " " + ctx);
             }
+            // The ranking, scored here in double over the vectors as stored (a lossy type's
+            // decoded ones, as get returns them): the hits are the best k, best first.
+            double[] best = passing.stream().mapToDouble(i -> dot(v, s.get(i.id()).orElseThrow().embedding()))
+                    .boxed().sorted(java.util.Comparator.reverseOrder()).mapToDouble(Double::doubleValue)
+                    .limit(kk).toArray();
+            for (int i = 0; i < hits.size(); i++) {
+                assertEquals(best[i], hits.get(i).score(), 1e-3 * (1 + Math.abs(best[i])),
+                        "search rank " + i + " " + filter + " " + ctx);
+            }
         }
     }
 
@@ -362,5 +371,13 @@ class LsmModelPropertyTest {
 
     static List<String> sortedHops(List<Hop> hops) {
         return hops.stream().map(Hop::toString).sorted().toList();
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += (double) a[i] * b[i];
+        }
+        return sum;
     }
 }
