@@ -228,8 +228,8 @@ public final class DatabaseRecovery implements AutoCloseable {
         Set<Path> removed = new HashSet<>();
         try {
             // The files after a point-in-time stop go first, newest first, each move synced: a
-            // crash anywhere in this repair then leaves a prefix of the log, which every mode
-            // reads as such. Cutting the stop's file first left, after a crash, later files
+            // crash anywhere in this repair then leaves a prefix of the log, which a later
+            // point-in-time or skip-corrupted open reads as a shorter log. Cutting the stop's file first left, after a crash, later files
             // behind a cut one, and a skip-corrupted open took their records without the cut ones.
             for (ReplayReport.FileReport f : replay.files().reversed()) {
                 if (f.ignored()) {

@@ -54,12 +54,11 @@ public final class DemoCommand implements Callable<Integer> {
                 before = s.countIntents();
                 start = newest.isPresent() ? NarrativeGenerator.startAfter(newest.getAsLong())
                         : NarrativeGenerator.defaultStartNs(seed);
-                if (json) {
-                    // Only the report below goes to stdout.
-                } else if (newest.isPresent()) {
+                // Under --json only the report at the end goes to stdout.
+                if (!json && newest.isPresent()) {
                     out.printf("%s already holds %,d intents; adding %,d more after them%n", db.directory(), before,
                             intents);
-                } else {
+                } else if (!json) {
                     out.printf("creating a database of %,d intents in %s%n", intents, db.directory());
                 }
             }
