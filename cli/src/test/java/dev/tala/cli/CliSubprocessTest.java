@@ -422,6 +422,11 @@ class CliSubprocessTest {
         assertEquals(2, fails("Unknown subcommand 'frob'", null, "help", "frob").exit());
         // An empty --db (an unset shell variable) is refused, not taken for the current directory.
         assertEquals(2, fails("--db': an empty path names no directory", null, "init", "--db", "", "--dim", "2").exit());
+        // From an audit: every refusal of init names its flag.
+        fails("--dim: dimension must be 1 to 65536, got 0", null, "init", "--db", work.resolve("dim0").toString(),
+                "--dim", "0");
+        fails("--durability: BATCH durability needs an interval", null, "init", "--db",
+                work.resolve("batch0").toString(), "--durability", "batch:0");
         fails("is a directory, not a file of JSON lines", null, "import", "--db", db.toString(), work.toString());
         fails("<stdin>:1: timestamp: the value is too long to read (Number value length (2000)", "{\"timestamp\":" + "9".repeat(2000) + "}",
                 "import", "--db", db.toString(), "-");

@@ -236,7 +236,7 @@ public final class Options {
 
         /** How embeddings are stored in segments (default f32 for a new database). */
         public Builder embeddingType(EmbeddingType type) {
-            this.embeddingType = Optional.of(Objects.requireNonNull(type));
+            this.embeddingType = Optional.of(Objects.requireNonNull(type, "embeddingType"));
             return this;
         }
 
@@ -255,7 +255,8 @@ public final class Options {
         /** Frozen memtables allowed to wait for a flush before writers stall (default 2). */
         public Builder maxImmutableMemtables(int n) {
             if (n < 1) {
-                throw new IllegalArgumentException("at least one frozen memtable must be allowed");
+                throw new IllegalArgumentException("maxImmutableMemtables must be at least 1 (frozen memtables waiting for a"
+                        + " flush), got " + n);
             }
             this.maxImmutableMemtables = n;
             return this;
@@ -327,7 +328,7 @@ public final class Options {
         /** Caps the bytes per second compaction writes; 0 means no cap (the default). */
         public Builder compactionBytesPerSecond(long bytes) {
             if (bytes < 0) {
-                throw new IllegalArgumentException("compaction rate must be >= 0");
+                throw new IllegalArgumentException("compactionBytesPerSecond must be >= 0 (0: no cap), got " + bytes);
             }
             this.compactionBytesPerSecond = bytes;
             return this;
@@ -336,7 +337,7 @@ public final class Options {
         /** The size at which a compaction starts its next output segment (default 64 MiB); bounds its memory. */
         public Builder targetSegmentBytes(long bytes) {
             if (bytes < 4096) {
-                throw new IllegalArgumentException("target segment size must be at least 4096 bytes");
+                throw new IllegalArgumentException("targetSegmentBytes must be at least 4096, got " + bytes);
             }
             this.targetSegmentBytes = bytes;
             return this;
@@ -348,7 +349,7 @@ public final class Options {
          */
         public Builder level0StallSegments(int n) {
             if (n < 1) {
-                throw new IllegalArgumentException("the level-0 stall limit must be at least 1");
+                throw new IllegalArgumentException("level0StallSegments must be at least 1, got " + n);
             }
             this.level0StallSegments = n;
             return this;
@@ -368,7 +369,7 @@ public final class Options {
                 throw new IllegalArgumentException("the cold level must be 1 or deeper (level 0 holds flushes), got "
                         + fromLevel);
             }
-            this.coldEmbeddingType = Optional.of(Objects.requireNonNull(type));
+            this.coldEmbeddingType = Optional.of(Objects.requireNonNull(type, "coldEmbeddingType"));
             this.coldLevel = fromLevel;
             return this;
         }

@@ -480,8 +480,12 @@ public final class TalaDB implements AutoCloseable {
         db.compactor().shutdown();
         db.flusher().shutdown();
         // Whether close may stay quiet: only for a database that had failed before it. The log's
-        // own close can fail it too (a failed final force), and that must still be reported.
+        // own close can fail it too (a failed final force), and that must still be reported,
+        // unless the log itself had failed (then it forces nothing): a database failed by a
+        // flush's MANIFEST force still has a healthy log, whose final force close must vouch for.
         boolean failedBefore = db.failure().hasFailed();
+        boolean walFailedBefore = db.wal().hasFailed();
+        IOException walError = null;
         IOException first = null;
         try {
             // Writes to files already open are not checked (a stat per write would cost too
@@ -493,6 +497,7 @@ public final class TalaDB implements AutoCloseable {
         try {
             db.wal().close();
         } catch (IOException e) {
+            walError = walFailedBefore ? null : e;
             first = e;
         }
         try {
@@ -506,6 +511,10 @@ public final class TalaDB implements AutoCloseable {
             db.lock().close();
         } catch (IOException e) {
             first = first == null ? e : first;
+        }
+        if (walError != null) {
+            throw new StorageException("closing " + db.layout().dir() + " failed: the WAL's final force did not"
+                    + " complete, so writes acknowledged since its last force may not be durable", walError);
         }
         if (first != null && !failedBefore) {
             throw new StorageException("closing " + db.layout().dir() + " failed", first);

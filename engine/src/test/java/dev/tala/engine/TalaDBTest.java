@@ -23,6 +23,7 @@ import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -157,6 +158,8 @@ class TalaDBTest {
                 {"memtable_bytes=\\d+", "memtable_bytes=0", "memtable_bytes=0: memtable size must be 4096 to 1073741824 bytes"},
                 {"dimension=\\d+", "dimension=abc", "dimension=abc: not a whole number"},
                 {"dimension=\\d+", "dimension=-3", "dimension=-3: dimension must be 1 to"},
+                // From an audit: past the range of an int, out of range, not "not a whole number".
+                {"dimension=\\d+", "dimension=4294967300", "dimension=4294967300: dimension must be 1 to 65536"},
                 {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"},
                 {"durability=\\w+", "durability=batch:0", "durability=batch:0: BATCH durability needs an interval"},
                 {"durability=\\w+", "durability=batch:99999999999999", "from 1 ms to 86400000 ms"}}) {
@@ -202,6 +205,26 @@ class TalaDBTest {
         Files.writeString(options, good.replaceFirst("memtable_bytes=\\d+", "memtable_bytes=4294967296"));
         try (TalaDB db = TalaDB.open(dir)) {
             assertEquals(1, db.stats().intents());
+        }
+        Files.writeString(options, good.replaceFirst("memtable_bytes=\\d+", "memtable_bytes=99999999999999999999"));
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+        // From an audit: a UTF-8 byte order mark an editor put first is not part of line 1.
+        Files.writeString(options, "\uFEFF" + good);
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals(1, db.stats().intents());
+        }
+        // From an audit: cut inside its last line, batch:2500 read as batch:250 and opened.
+        byte[] whole = good.replaceFirst("durability=\\S+", "durability=batch:2500").getBytes(StandardCharsets.UTF_8);
+        for (int cut = 1; cut <= "batch:2500\n".length(); cut++) {
+            Files.write(options, java.util.Arrays.copyOf(whole, whole.length - cut));
+            CorruptionException e = assertThrows(CorruptionException.class, () -> TalaDB.open(dir), "cut " + cut);
+            assertTrue(e.getMessage().contains("the last line has no newline: the file is cut short"), e.getMessage());
+        }
+        Files.write(options, whole);
+        try (TalaDB db = TalaDB.open(dir)) {
+            assertEquals("batch:2500", db.durability().toString());
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,10 +45,10 @@ public final class InitCommand implements Callable<Integer> {
                     + Options.MAX_MEMTABLE_BYTES / 1024 + ", got " + memtableKb);
         }
         Options options = Options.builder()
-                .dimension(dim)
+                .dimension(flag("--dim", () -> Options.checkDimension(dim)))
                 .embeddingType(StoredOptions.parseType(dtype, "--dtype"))
                 .memtableBytes(memtableKb * 1024)
-                .durability(Durability.parse(durability))
+                .durability(flag("--durability", () -> Durability.parse(durability)))
                 .build();
         try (TalaDB db = TalaDB.open(common.dir(), options)) {
             Map<String, Object> info = new LinkedHashMap<>();
@@ -66,5 +67,14 @@ public final class InitCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** {@code check}'s value, or its refusal with the flag named first, as every refusal of init names it. */
+    private static <T> T flag(String name, Supplier<T> check) {
+        try {
+            return check.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
     }
 }

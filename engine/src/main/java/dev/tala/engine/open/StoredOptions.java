@@ -2,12 +2,15 @@ package dev.tala.engine.open;
 
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.model.IntentLimits;
 import dev.tala.engine.Options;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.Durability;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +27,7 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
      * refused before it is read, which a gigabyte-sized one would otherwise exhaust the heap on.
      */
     static final int MAX_BYTES = 64 * 1024;
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     private static final Set<String> KEYS = Set.of("format", "dimension", "dtype", "memtable_bytes", "durability");
 
     public void write(FileLayer fs, Path file) throws IOException {
@@ -50,18 +54,21 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         if (format == null) {
             throw new CorruptionException(name, 0, "no format line: not a TalaDB OPTIONS file");
         }
+        if (bytes[bytes.length - 1] != '\n') {
+            // Every line written ends with one: a file cut inside its last line could otherwise
+            // open with another value (batch:2500 cut to batch:250).
+            throw new CorruptionException(name, bytes.length, "the last line has no newline: the file is cut short"
+                    + " (if that line is whole, as after an edit that left the newline out, add it)");
+        }
         if (stray != null) {
             throw stray;
         }
         if (!format.value().equals(Integer.toString(FORMAT))) {
             throw format.error(name, "OPTIONS format " + format.value() + " is not supported");
         }
-        int dimension = field(name, bytes.length, lines, "dimension",
-                v -> Options.checkDimension(Integer.parseInt(v)));
+        int dimension = field(name, bytes.length, lines, "dimension", StoredOptions::dimension);
         EmbeddingType type = field(name, bytes.length, lines, "dtype", StoredOptions::parseType);
-        // Databases made before the 1 GiB cap may store more; they open with the cap instead.
-        long memtable = field(name, bytes.length, lines, "memtable_bytes",
-                v -> Options.checkMemtableBytes(Math.min(Long.parseLong(v), Options.MAX_MEMTABLE_BYTES)));
+        long memtable = field(name, bytes.length, lines, "memtable_bytes", StoredOptions::memtableBytes);
         Durability durability = field(name, bytes.length, lines, "durability", Durability::parse);
         return new StoredOptions(dimension, type, memtable, durability);
     }
@@ -80,7 +87,9 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
      */
     private static CorruptionException readLines(String file, byte[] bytes, Map<String, Line> lines) {
         CorruptionException stray = null;
-        int start = 0;
+        // A byte order mark some editors put first is not part of the first line.
+        int start = bytes.length >= UTF8_BOM.length && Arrays.equals(bytes, 0, UTF8_BOM.length, UTF8_BOM, 0,
+                UTF8_BOM.length) ? UTF8_BOM.length : 0;
         for (int number = 1; start < bytes.length; number++) {
             int end = start;
             while (end < bytes.length && bytes[end] != '\n') {
@@ -127,6 +136,27 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         } catch (IllegalArgumentException e) {
             throw line.error(file, key + "=" + value + ": " + e.getMessage());
         }
+    }
+
+    /** A stored dimension; one past the range of an int is out of range, not "not a number". */
+    private static int dimension(String value) {
+        BigInteger d = new BigInteger(value);
+        if (d.bitLength() > 31) {
+            throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION);
+        }
+        return Options.checkDimension(d.intValue());
+    }
+
+    /** A stored memtable size. Databases made before the 1 GiB cap may store more; they open with the cap. */
+    private static long memtableBytes(String value) {
+        BigInteger b = new BigInteger(value);
+        if (b.compareTo(BigInteger.valueOf(Options.MAX_MEMTABLE_BYTES)) > 0) {
+            return Options.MAX_MEMTABLE_BYTES;
+        }
+        if (b.bitLength() > 63) {
+            throw new IllegalArgumentException("memtable size must be at least " + Options.MIN_MEMTABLE_BYTES);
+        }
+        return Options.checkMemtableBytes(b.longValue());
     }
 
     /** Parses f32, f16, bf16 or int8; {@code where} (an option's name) starts the error. */
