@@ -269,6 +269,21 @@ public final class TalaDB implements AutoCloseable {
 
     // ---- maintenance ------------------------------------------------------------------------
 
+    /**
+     * Forces every write acknowledged so far to disk, without a flush: a durability point for
+     * NONE and BATCH durability (RocksDB's {@code SyncWAL}). Under SYNC every write is forced
+     * before it is acknowledged, and this returns at once.
+     *
+     * @throws dev.tala.core.error.DatabaseFailedException if the force fails; the database is then failed, as after
+     *     any failed force, and a reopen recovers what was forced before
+     */
+    public void syncWal() {
+        checkOpen();
+        refuseIfReadOnly("syncWal()");
+        db.failure().checkWritable();
+        db.wal().sync();
+    }
+
     /** Writes everything in memory to segments and waits until it is there. */
     public void flush() {
         checkOpen();
