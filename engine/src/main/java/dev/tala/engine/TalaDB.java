@@ -77,7 +77,11 @@ public final class TalaDB implements AutoCloseable {
             try {
                 db.flush();
             } catch (RuntimeException e) {
-                db.close();
+                try {
+                    db.close();
+                } catch (RuntimeException closeFailed) {
+                    e.addSuppressed(closeFailed); // the flush's failure is what stopped the open
+                }
                 throw e;
             }
         }
@@ -500,7 +504,7 @@ public final class TalaDB implements AutoCloseable {
         // flush's MANIFEST force still has a healthy log, whose final force close must vouch for.
         boolean failedBefore = db.failure().hasFailed();
         boolean walFailedBefore = db.wal().hasFailed();
-        IOException walError = null;
+        IOException walForceError = null;
         IOException first = null;
         try {
             // Writes to files already open are not checked (a stat per write would cost too
@@ -512,7 +516,9 @@ public final class TalaDB implements AutoCloseable {
         try {
             db.wal().close();
         } catch (IOException e) {
-            walError = walFailedBefore ? null : e;
+            // The log fails itself only when its final write or force fails; removing its empty
+            // file afterwards, or a lost lock, leaves it healthy and says nothing of durability.
+            walForceError = !walFailedBefore && db.wal().hasFailed() ? e : null;
             first = e;
         }
         try {
@@ -527,9 +533,9 @@ public final class TalaDB implements AutoCloseable {
         } catch (IOException e) {
             first = first == null ? e : first;
         }
-        if (walError != null) {
+        if (walForceError != null) {
             throw new StorageException("closing " + db.layout().dir() + " failed: the WAL's final force did not"
-                    + " complete, so writes acknowledged since its last force may not be durable", walError);
+                    + " complete, so writes acknowledged since its last force may not be durable", walForceError);
         }
         if (first != null && !failedBefore) {
             throw new StorageException("closing " + db.layout().dir() + " failed", first);

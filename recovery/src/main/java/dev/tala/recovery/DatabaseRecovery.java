@@ -14,6 +14,7 @@ import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalHoleException;
 import dev.tala.wal.WalRecord;
 import dev.tala.wal.WalRecoveryMode;
@@ -143,6 +144,14 @@ public final class DatabaseRecovery implements AutoCloseable {
             // gone (a log that took no record deletes its file), and a new one numbered below
             // log_number would be taken for obsolete by the next open, its records with it.
             r.nextFileNumber = Math.max(r.nextFileNumber, Math.max(m.state().nextFileNumber(), m.state().logNumber()));
+            if (r.nextFileNumber > DatabaseLayout.MAX_FILE_NUMBER - DatabaseLayout.FILE_NUMBER_HEADROOM) {
+                // No database counts this far: a damaged or foreign MANIFEST. Opened, it would
+                // name files past the numbers this layout reads back as its own.
+                throw new CorruptionException(layout.manifestFile().toString(), m.validEnd(), "next_file_number"
+                        + " or log_number " + r.nextFileNumber + " is within " + DatabaseLayout.FILE_NUMBER_HEADROOM
+                        + " of the largest file number, " + DatabaseLayout.MAX_FILE_NUMBER
+                        + ", which no database reaches by counting");
+            }
             r.manifestTornBytes = m.tornTailBytes();
             r.manifestValidEnd = m.validEnd();
             if (m.tornTailBytes() > 0) {
@@ -516,6 +525,17 @@ public final class DatabaseRecovery implements AutoCloseable {
         return " (segments the MANIFEST does not list are present and were left in place: " + unlisted + torn + ")";
     }
 
+    private boolean startsWithWalMagic(Path p) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(WalFormat.MAGIC.length);
+        try (ReadableFile in = fs.openForRead(p)) {
+            if (in.size() < head.capacity()) {
+                return false;
+            }
+            in.readFully(0, head);
+        }
+        return java.util.Arrays.equals(head.array(), WalFormat.MAGIC);
+    }
+
     private void collectWalFiles() throws IOException {
         long logNumber = manifest.logNumber();
         boolean deleted = false;
@@ -526,6 +546,16 @@ public final class DatabaseRecovery implements AutoCloseable {
                 continue;
             }
             OptionalLong number = DatabaseLayout.walNumber(p);
+            if (number.isEmpty() && DatabaseLayout.isNumberedPastLimit(p, DatabaseLayout.WAL_SUFFIX)
+                    && startsWithWalMagic(p)) {
+                // A stray segment name once made an open number its WAL file near the end of the
+                // long range: such a file may hold acknowledged records, which are never left
+                // behind without a word. A file of that name that is no WAL file is foreign.
+                throw new CorruptionException(p.toString(), 0, "named as a WAL file numbered past "
+                        + DatabaseLayout.MAX_FILE_NUMBER + ", which no file of this database can be; if an earlier"
+                        + " version wrote it (a stray file's number misled it), its records cannot be replayed in"
+                        + " order: move it out of " + layout.walDir() + " to open the database without them");
+            }
             if (number.isEmpty()) {
                 continue;
             }

@@ -32,6 +32,11 @@ public record DatabaseLayout(Path dir) {
      * the next WAL switch overflowed it.
      */
     public static final long MAX_FILE_NUMBER = 1L << 62;
+    /**
+     * Numbers an open needs left below {@link #MAX_FILE_NUMBER}: a MANIFEST whose next file
+     * number comes closer is refused as damaged rather than opened to fail at a later switch.
+     */
+    public static final long FILE_NUMBER_HEADROOM = 1L << 32;
 
     public DatabaseLayout {
         dir = dir.toAbsolutePath().normalize();
@@ -118,6 +123,14 @@ public record DatabaseLayout(Path dir) {
         }
         String digits = Long.toString(number);
         return "0".repeat(NUMBER_DIGITS - digits.length()) + digits + suffix;
+    }
+
+    /** True for a name of our shape ({@code suffix}, 20 digits) whose number is past {@link #MAX_FILE_NUMBER}. */
+    public static boolean isNumberedPastLimit(Path file, String suffix) {
+        String name = file.getFileName().toString();
+        return name.length() == NUMBER_DIGITS + suffix.length() && name.endsWith(suffix)
+                && name.chars().limit(NUMBER_DIGITS).allMatch(c -> c >= '0' && c <= '9')
+                && parseNumbered(file, suffix).isEmpty();
     }
 
     private static OptionalLong parseNumbered(Path file, String suffix) {

@@ -12,12 +12,14 @@ public final class FileNumbers {
     }
 
     public long next() {
-        long n = next.getAndIncrement();
-        if (n > DatabaseLayout.MAX_FILE_NUMBER) {
-            // Unreachable by counting; a name of ours must parse back as ours.
-            throw new IllegalStateException("file number " + n + " is past " + DatabaseLayout.MAX_FILE_NUMBER);
-        }
-        return n;
+        // Unreachable by counting (an open refuses a MANIFEST numbered near the limit); a name of
+        // ours must parse back as ours, and a refused call leaves the counter where it was.
+        return next.getAndUpdate(n -> {
+            if (n > DatabaseLayout.MAX_FILE_NUMBER) {
+                throw new IllegalStateException("file number " + n + " is past " + DatabaseLayout.MAX_FILE_NUMBER);
+            }
+            return n + 1;
+        });
     }
 
     /** The number the next call to {@link #next()} returns, for the MANIFEST. */
