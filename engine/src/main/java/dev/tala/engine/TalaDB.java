@@ -278,8 +278,9 @@ public final class TalaDB implements AutoCloseable {
      * NONE and BATCH durability (RocksDB's {@code SyncWAL}). Under SYNC every write is forced
      * before it is acknowledged, and this returns at once.
      *
-     * @throws dev.tala.core.error.DatabaseFailedException if the force fails; the database is then failed, as after
-     *     any failed force, and a reopen recovers what was forced before
+     * @throws dev.tala.core.error.DatabaseFailedException if the database had failed before (close still
+     *     forces a healthy log), or the force fails; the database is then failed, as after any
+     *     failed force, and a reopen recovers what was forced before
      */
     public void syncWal() {
         checkOpen();
