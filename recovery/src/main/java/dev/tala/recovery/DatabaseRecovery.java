@@ -238,8 +238,9 @@ public final class DatabaseRecovery implements AutoCloseable {
         try {
             // The files after a point-in-time stop go first, newest first, each move synced: a
             // crash anywhere in this repair then leaves a prefix of the log, which a later
-            // point-in-time or skip-corrupted open reads as a shorter log. Cutting the stop's file first left, after a crash, later files
-            // behind a cut one, and a skip-corrupted open took their records without the cut ones.
+            // point-in-time or skip-corrupted open reads as a shorter log. Cutting the stop's
+            // file first left, after a crash, later files behind a cut one, and a skip-corrupted
+            // open took their records without the cut ones.
             for (ReplayReport.FileReport f : replay.files().reversed()) {
                 if (f.ignored()) {
                     moveToLost(f.file(), "after the point-in-time stop at " + replay.stoppedAt().file().getFileName()
