@@ -374,7 +374,15 @@ public final class Options {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException if a cold embedding type starts deeper than the
+         *     compaction policy ever writes, where it would silently never apply
+         */
         public Options build() {
+            if (coldEmbeddingType.isPresent() && coldLevel > compactionPolicy.maxLevel()) {
+                throw new IllegalArgumentException("coldEmbeddingType from level " + coldLevel + " would never apply:"
+                        + " the compaction policy's deepest level is " + compactionPolicy.maxLevel());
+            }
             return new Options(this);
         }
     }
