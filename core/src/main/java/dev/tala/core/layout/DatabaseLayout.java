@@ -127,25 +127,23 @@ public record DatabaseLayout(Path dir) {
 
     /** True for a name of our shape ({@code suffix}, 20 digits) whose number is past {@link #MAX_FILE_NUMBER}. */
     public static boolean isNumberedPastLimit(Path file, String suffix) {
+        return hasNumberedShape(file, suffix) && parseNumbered(file, suffix).isEmpty();
+    }
+
+    /** 20 decimal digits followed by {@code suffix}, whatever the number. */
+    private static boolean hasNumberedShape(Path file, String suffix) {
         String name = file.getFileName().toString();
         return name.length() == NUMBER_DIGITS + suffix.length() && name.endsWith(suffix)
-                && name.chars().limit(NUMBER_DIGITS).allMatch(c -> c >= '0' && c <= '9')
-                && parseNumbered(file, suffix).isEmpty();
+                && name.chars().limit(NUMBER_DIGITS).allMatch(c -> c >= '0' && c <= '9');
     }
 
     private static OptionalLong parseNumbered(Path file, String suffix) {
-        String name = file.getFileName().toString();
-        if (name.length() != NUMBER_DIGITS + suffix.length() || !name.endsWith(suffix)) {
+        if (!hasNumberedShape(file, suffix)) {
             return OptionalLong.empty();
-        }
-        for (int i = 0; i < NUMBER_DIGITS; i++) {
-            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-                return OptionalLong.empty();
-            }
         }
         long number;
         try {
-            number = Long.parseLong(name.substring(0, NUMBER_DIGITS));
+            number = Long.parseLong(file.getFileName().toString().substring(0, NUMBER_DIGITS));
         } catch (NumberFormatException e) {
             return OptionalLong.empty(); // 20 digits can exceed a long
         }
