@@ -524,6 +524,18 @@ class CliSubprocessTest {
         fails("--limit must be at least 1, got 0", null, "scan", "--db", db.toString(), "--from", "0", "--to", "5",
                 "--limit", "0");
         fails("/dev/null is not a regular file", null, "inspect", "/dev/null");
+        fails("--status success,: an empty status in the list", null, "search", "--db", db.toString(),
+                "--vector", "[1, 2, 3, 4, 5, 6, 7, 8]", "--status", "success,");
+        Path fifoLock = work.resolve("fifo-lock");
+        FileTrees.copy(db, fifoLock);
+        Files.delete(fifoLock.resolve("LOCK"));
+        if (new ProcessBuilder("mkfifo", fifoLock.resolve("LOCK").toString()).start().waitFor() == 0) {
+            // Reading a FIFO waits for a writer: verify and stats hung here.
+            fails(fifoLock.resolve("LOCK") + " is a pipe, socket or device, not a regular file", null,
+                    "verify", "--db", fifoLock.toString());
+            fails("not a regular file", null, "stats", "--db", fifoLock.toString());
+            fails("not a regular file", null, "compact", "--db", fifoLock.toString());
+        }
 
         try (TalaDB held = TalaDB.open(db, Options.builder().createIfMissing(false).build())) {
             fails("database locked", null, "compact", "--db", db.toString());

@@ -50,7 +50,9 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "NS", description = "Only intents before this time (ns since the epoch).")
     Long to;
 
-    @Option(names = "--status", split = ",", description = "Only these statuses (pending, success, failure, partial).")
+    /** Split here rather than by picocli, which drops an empty last item ("success,") without a word. */
+    @Option(names = "--status", paramLabel = "STATUS[,STATUS...]",
+            description = "Only these statuses (pending, success, failure, partial), comma-separated.")
     List<String> statuses;
 
     @Option(names = "--min-confidence", description = "Only intents at least this confident.")
@@ -64,7 +66,15 @@ public final class SearchCommand implements Callable<Integer> {
         SearchFilter filter = SearchFilter.ALL.withTimeRange(from == null ? 0 : from, to == null ? Long.MAX_VALUE : to);
         if (statuses != null) {
             Set<Status> only = EnumSet.noneOf(Status.class);
-            statuses.forEach(s -> only.add(Status.parse(s.trim())));
+            for (String list : statuses) {
+                for (String label : list.split(",", -1)) {
+                    if (label.isBlank()) {
+                        throw new IllegalArgumentException("--status " + list
+                                + ": an empty status in the list (expected pending, success, failure or partial)");
+                    }
+                    only.add(Status.parse(label.trim()));
+                }
+            }
             filter = filter.withStatuses(only);
         }
         if (minConfidence != null) {

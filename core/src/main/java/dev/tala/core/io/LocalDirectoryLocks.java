@@ -67,7 +67,7 @@ final class LocalDirectoryLocks {
     private static DirectoryLock tryExclusive(Path lockFile) throws IOException {
         Object key;
         synchronized (HELD) {
-            key = identity(createIfMissing(lockFile), lockFile);
+            key = identity(requireRegular(createIfMissing(lockFile), lockFile), lockFile);
             Object held = HELD.get(key);
             if (held == EXCLUSIVE) {
                 throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
@@ -112,7 +112,7 @@ final class LocalDirectoryLocks {
                 return new Unlocked(lockFile);
             }
         }
-        Object key = identity(attributes, lockFile);
+        Object key = identity(requireRegular(attributes, lockFile), lockFile);
         synchronized (HELD) {
             Object held = HELD.get(key);
             if (held == EXCLUSIVE) {
@@ -177,6 +177,21 @@ final class LocalDirectoryLocks {
             }
             return Files.readAttributes(lockFile, BasicFileAttributes.class);
         }
+    }
+
+    /**
+     * Refuses a LOCK that is not a regular file: opening a FIFO for reading waits for a writer
+     * to appear, so {@code tala verify} hung on one, and a directory or device cannot hold a
+     * record lock or the writer's pid anyway.
+     */
+    private static BasicFileAttributes requireRegular(BasicFileAttributes attributes, Path lockFile)
+            throws FileSystemException {
+        if (!attributes.isRegularFile()) {
+            String kind = attributes.isDirectory() ? "a directory" : "a pipe, socket or device";
+            throw new FileSystemException(lockFile.toString(), null,
+                    "is " + kind + ", not a regular file; move it aside and a LOCK file will be made");
+        }
+        return attributes;
     }
 
     /** The device and inode of the file. */

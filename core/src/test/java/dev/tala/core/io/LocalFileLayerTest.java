@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -198,6 +199,27 @@ class LocalFileLayerTest {
         assertTrue(e.getMessage().contains("database locked"), e.getMessage());
         held.close();
         fs.lock(lock).close();
+    }
+
+    /**
+     * A LOCK that is a FIFO or a directory is refused with its path, by both kinds of lock:
+     * opening the FIFO to read waited for a writer that never came.
+     */
+    @Test
+    void aLockThatIsNotARegularFileIsRefusedWithoutWaiting() throws Exception {
+        Path fifo = dir.resolve("fifo").resolve("LOCK");
+        Files.createDirectories(fifo.getParent());
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assumeTrue(mkfifo.waitFor() == 0, "mkfifo is needed to make a FIFO");
+        Path directory = Files.createDirectories(dir.resolve("dir").resolve("LOCK"));
+        for (Path lock : List.of(fifo, directory)) {
+            for (boolean shared : new boolean[] {false, true}) {
+                IOException e = assertThrows(IOException.class, () -> assertTimeoutPreemptively(
+                        java.time.Duration.ofSeconds(20), () -> (shared ? fs.lockShared(lock) : fs.lock(lock)).close()));
+                assertTrue(e.getMessage().contains(lock.toString()) && e.getMessage().contains("not a regular file"),
+                        e.getMessage());
+            }
+        }
     }
 
     /** A lock knows when its file was deleted, or replaced by another at the same path. */
