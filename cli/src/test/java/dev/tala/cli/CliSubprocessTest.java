@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tala.cli.json.JsonLinesWriter;
 import dev.tala.core.io.FileTrees;
+import dev.tala.core.io.RealMount;
 import dev.tala.core.model.Intent;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
@@ -531,7 +532,7 @@ class CliSubprocessTest {
         Files.delete(fifoLock.resolve("LOCK"));
         if (new ProcessBuilder("mkfifo", fifoLock.resolve("LOCK").toString()).start().waitFor() == 0) {
             // Reading a FIFO waits for a writer: verify and stats hung here.
-            fails(fifoLock.resolve("LOCK") + " is a pipe, socket or device, not a regular file", null,
+            fails(fifoLock.resolve("LOCK") + ": not a regular file but a pipe, socket or device", null,
                     "verify", "--db", fifoLock.toString());
             fails("not a regular file", null, "stats", "--db", fifoLock.toString());
             fails("not a regular file", null, "compact", "--db", fifoLock.toString());
@@ -589,6 +590,46 @@ class CliSubprocessTest {
             ok(null, "compact", "--db", copy.toString());
             assertTrue(!Files.exists(wal) || Files.readAllBytes(wal).length < torn.length, "a writing open repairs");
             assertEquals(java.util.Optional.of(extra), reader.get(extra.id()), "the reader keeps what it read");
+        }
+    }
+
+    /**
+     * A disk that fills under {@code import}: each event is one line (the engine's log, then the
+     * command's error), with no stack trace, and what was imported before stays readable. The
+     * same run printed about 120 lines of stack traces before.
+     */
+    @Test
+    @Order(9)
+    void aFullDiskIsReportedInOneLinePerEventWithoutStackTraces() throws Exception {
+        int dim = 384;
+        try (RealMount small = RealMount.tmpfs(work.resolve("full-disk"), 1024)) {
+            Path full = small.dir.resolve("db");
+            ok(null, "init", "--db", full.toString(), "--dim", Integer.toString(dim));
+            RandomIntents gen = new RandomIntents(5, dim);
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                lines.add(JsonLinesWriter.toLine(gen.next()));
+            }
+            Path input = work.resolve("too-much.jsonl");
+            Files.write(input, lines);
+            Run imported = tala(null, "import", "--db", full.toString(), input.toString());
+            assertEquals(1, imported.exit(), imported.out + imported.err);
+            List<String> err = imported.errLines();
+            for (String line : err) {
+                assertTrue(line.startsWith("[WARN] ") || line.startsWith("[ERROR] ") || line.startsWith("tala import: "),
+                        "one line per event, no stack trace: " + line + "\n" + imported.err);
+            }
+            assertTrue(err.getLast().startsWith("tala import: the write-ahead log could not write or force ")
+                    && err.getLast().endsWith(": No space left on device (writing); the database is read-only until reopened"),
+                    err.getLast());
+            assertEquals(1, err.stream().filter(l -> l.startsWith("[ERROR] ")).count(), "the failure is logged once: " + err);
+
+            List<String> kept = ok(null, "export", "--db", full.toString()).outLines();
+            List<String> sortedInput = lines.stream().sorted().toList();
+            assertFalse(kept.isEmpty(), "some intents were imported before the disk filled");
+            for (String line : kept) {
+                assertTrue(java.util.Collections.binarySearch(sortedInput, line) >= 0, "an imported line comes back whole: " + line);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.tala.recovery;
 
 import dev.tala.core.error.CorruptionException;
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
@@ -388,7 +389,7 @@ public final class DatabaseRecovery implements AutoCloseable {
             try {
                 lock.close();
             } catch (IOException e) {
-                LOG.warn("cannot release {}", layout.lockFile(), e);
+                LOG.warn("cannot release {}: {}", layout.lockFile(), LoggedErrors.describe(e), LoggedErrors.traceOf(e));
             }
             lock = null;
         }

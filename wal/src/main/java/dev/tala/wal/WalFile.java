@@ -1,5 +1,6 @@
 package dev.tala.wal;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
@@ -146,7 +147,8 @@ final class WalFile implements Closeable {
             }
         } catch (IOException | RuntimeException e) {
             preallocating = false;
-            LOG.warn("could not preallocate WAL file {}; writing on without preallocating it", out.path(), e);
+            LOG.warn("could not preallocate WAL file {} ({}); writing on without preallocating it", out.path(),
+                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tala.wal;
 
 import dev.tala.core.concurrent.UninterruptibleWaits;
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
@@ -160,7 +161,8 @@ final class WalRecycler implements Closeable {
             }
         } catch (IOException | RuntimeException e) {
             // Nothing stored is at stake: the file's records are in segments. It is just not reused.
-            LOG.warn("could not zero-fill {} for reuse; deleting it", free, e);
+            LOG.warn("could not zero-fill {} for reuse ({}); deleting it", free, LoggedErrors.describe(e),
+                    LoggedErrors.traceOf(e));
         }
         Path readyFile = forced ? markReady(free) : null;
         synchronized (this) {
@@ -183,7 +185,8 @@ final class WalRecycler implements Closeable {
             fs.rename(free, readyFile);
             return readyFile;
         } catch (IOException | RuntimeException e) {
-            LOG.warn("could not rename {} to {}; deleting it", free, readyFile, e);
+            LOG.warn("could not rename {} to {} ({}); deleting it", free, readyFile, LoggedErrors.describe(e),
+                    LoggedErrors.traceOf(e));
             return null;
         }
     }
@@ -192,7 +195,7 @@ final class WalRecycler implements Closeable {
         try {
             fs.delete(free);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("could not delete {} (the next open will)", free, e);
+            LOG.warn("could not delete {} ({}); the next open will", free, LoggedErrors.describe(e), LoggedErrors.traceOf(e));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tala.wal;
 
 import dev.tala.core.concurrent.UninterruptibleWaits;
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import java.io.Closeable;
 import java.io.IOException;
@@ -67,7 +68,8 @@ final class WalWriteback implements Closeable {
             }
         } catch (IOException | RuntimeException e) {
             active = false;
-            LOG.warn("could not start writeback of WAL file {}; the next force writes it all", file, e);
+            LOG.warn("could not start writeback of WAL file {} ({}); the next force writes it all", file,
+                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
         }
     }
 

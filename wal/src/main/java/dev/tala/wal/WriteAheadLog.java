@@ -2,10 +2,12 @@ package dev.tala.wal;
 
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -559,7 +561,8 @@ public final class WriteAheadLog implements Closeable {
                 sync();
             }
         } catch (RuntimeException e) {
-            LOG.error("periodic WAL sync failed; the database is now read-only", e);
+            LOG.error("periodic WAL sync failed ({}); the database is now read-only", LoggedErrors.describe(e),
+                    LoggedErrors.traceOf(e));
         }
     }
 
@@ -567,9 +570,12 @@ public final class WriteAheadLog implements Closeable {
     private void fail(Throwable error) {
         if (failure == null) {
             failure = error;
-            LOG.error("write-ahead log I/O failed; refusing further writes", error);
             if (failureListener != null) {
+                // The owner logs the failure it is told of; a second line would say it again.
                 failureListener.accept(failedError());
+            } else {
+                LOG.error("write-ahead log I/O failed ({}); refusing further writes", LoggedErrors.describe(error),
+                        LoggedErrors.traceOf(error));
             }
         }
     }
@@ -608,9 +614,11 @@ public final class WriteAheadLog implements Closeable {
 
     /** Called with the lock held once the log has failed: the error every later call gets. */
     private DatabaseFailedException failedError() {
-        return new DatabaseFailedException("the write-ahead log could not write or force "
-                + current.path() + " (" + failure.getMessage() + "); the database is read-only until reopened",
-                failure);
+        // The file layer's errors name the file already; "X (X: No space left...)" said it twice.
+        String why = failure instanceof FileSystemException f && current.path().toString().equals(f.getFile())
+                && f.getReason() != null ? f.getReason() : LoggedErrors.describe(failure);
+        return new DatabaseFailedException("the write-ahead log could not write or force " + current.path() + ": "
+                + why + "; the database is read-only until reopened", failure);
     }
 
     /** The highest sequence number assigned so far. */

@@ -35,8 +35,11 @@ public final class StorageException extends TalaException {
                 default -> fse.getReason() == null ? fse.getClass().getSimpleName() : fse.getReason();
             };
             String other = fse.getOtherFile() == null ? "" : " (and " + fse.getOtherFile() + ")";
-            return file + other + " " + what + (fse.getReason() != null && !what.equals(fse.getReason())
-                    ? " (" + fse.getReason() + ")" : "");
+            if (what.equals(fse.getReason())) {
+                // The system's own words ("No space left on device"), set off from the path.
+                return file + other + ": " + what;
+            }
+            return file + other + " " + what + (fse.getReason() != null ? " (" + fse.getReason() + ")" : "");
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -189,7 +189,7 @@ final class LocalDirectoryLocks {
         if (!attributes.isRegularFile()) {
             String kind = attributes.isDirectory() ? "a directory" : "a pipe, socket or device";
             throw new FileSystemException(lockFile.toString(), null,
-                    "is " + kind + ", not a regular file; move it aside and a LOCK file will be made");
+                    "not a regular file but " + kind + "; move it aside and a LOCK file will be made");
         }
         return attributes;
     }

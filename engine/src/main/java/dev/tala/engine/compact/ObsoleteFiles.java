@@ -1,5 +1,6 @@
 package dev.tala.engine.compact;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import dev.tala.engine.background.CoalescingWorker;
 import java.io.IOException;
@@ -42,14 +43,16 @@ public final class ObsoleteFiles {
                 fs.delete(file);
                 directories.add(file.getParent());
             } catch (IOException e) {
-                LOG.warn("could not delete the obsolete segment {}; the next open will", file, e);
+                LOG.warn("could not delete the obsolete segment {} ({}); the next open will", file, LoggedErrors.describe(e),
+                        LoggedErrors.traceOf(e));
             }
         }
         for (Path dir : directories) {
             try {
                 fs.syncDirectory(dir);
             } catch (IOException e) {
-                LOG.warn("could not sync {} after deleting obsolete segments; the next open will finish", dir, e);
+                LOG.warn("could not sync {} after deleting obsolete segments ({}); the next open will finish", dir,
+                        LoggedErrors.describe(e), LoggedErrors.traceOf(e));
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
@@ -17,8 +18,8 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +105,8 @@ public final class Flusher {
         } catch (IOException e) {
             // The segment is listed all the same, and the files are obsolete: the next flush
             // retries (it retires every WAL file below its log number), and so does the next open.
-            LOG.warn("could not remove the WAL files below {} after a flush; the next flush or open will", keepWal, e);
+            LOG.warn("could not remove the WAL files below {} after a flush ({}); the next flush or open will", keepWal,
+                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
         }
         counters.add(meta.fileSize(), System.nanoTime() - start);
         // Published last: TalaDB.flush() returns once the memtable is gone from the view, and

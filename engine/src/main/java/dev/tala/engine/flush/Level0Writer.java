@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
@@ -59,7 +60,8 @@ final class Level0Writer {
         try {
             fs.delete(path);
         } catch (IOException e) {
-            LOG.warn("could not remove the unlisted segment {} (the next open will)", path, e);
+            LOG.warn("could not remove the unlisted segment {} ({}); the next open will", path, LoggedErrors.describe(e),
+                    LoggedErrors.traceOf(e));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.WritableFile;
@@ -134,7 +135,8 @@ public final class ReplayFlusher {
             throw e;
         } catch (IOException e) {
             // Their records are listed in segments now; the next open deletes them.
-            LOG.warn("could not remove the WAL files below {} after the replay's flushes", keepWal, e);
+            LOG.warn("could not remove the WAL files below {} after the replay's flushes: {}", keepWal,
+                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
         }
     }
 

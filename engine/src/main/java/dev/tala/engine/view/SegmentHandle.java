@@ -1,5 +1,6 @@
 package dev.tala.engine.view;
 
+import dev.tala.core.error.LoggedErrors;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import java.util.List;
@@ -104,7 +105,7 @@ public final class SegmentHandle {
                 try {
                     onLastRelease.run();
                 } catch (RuntimeException e) {
-                    LOG.warn("cleanup of segment {} failed", id, e);
+                    LOG.warn("cleanup of segment {} failed: {}", id, LoggedErrors.describe(e), LoggedErrors.traceOf(e));
                 }
             } else if (left < 0) {
                 throw new IllegalStateException("segment " + id + " released too often");

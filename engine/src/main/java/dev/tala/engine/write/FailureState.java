@@ -1,6 +1,7 @@
 package dev.tala.engine.write;
 
 import dev.tala.core.error.DatabaseFailedException;
+import dev.tala.core.error.LoggedErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,7 @@ public final class FailureState {
                     : new DatabaseFailedException(what + ": " + cause.getMessage()
                             + "; the database is read-only until it is reopened", cause);
         }
-        LOG.error("database failed: {}", failure.getMessage(), cause);
+        LOG.error("database failed: {}", failure.getMessage(), LoggedErrors.traceOf(cause));
     }
 
     public boolean hasFailed() {

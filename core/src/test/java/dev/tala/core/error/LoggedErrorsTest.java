@@ -1,0 +1,40 @@
+package dev.tala.core.error;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
+import org.junit.jupiter.api.Test;
+
+class LoggedErrorsTest {
+    @Test
+    void anIoErrorAnywhereInTheCausesIsLoggedWithoutATrace() {
+        IOException full = new FileSystemException("/db/wal/1.wal", null, "No space left on device (writing)");
+        assertNull(LoggedErrors.traceOf(full));
+        assertNull(LoggedErrors.traceOf(new UncheckedIOException(full)));
+        assertNull(LoggedErrors.traceOf(new DatabaseFailedException("the log failed", new StorageException("x", full))));
+        assertEquals("/db/wal/1.wal: No space left on device (writing)", LoggedErrors.describe(full));
+        assertEquals("/db/wal/1.wal: No space left on device (writing)", LoggedErrors.describe(new UncheckedIOException(full)));
+    }
+
+    @Test
+    void anythingElseKeepsItsTrace() {
+        IllegalStateException bug = new IllegalStateException("sized at 10, encoded to 12");
+        assertSame(bug, LoggedErrors.traceOf(bug));
+        DatabaseFailedException wrapped = new DatabaseFailedException("a flush failed", bug);
+        assertSame(wrapped, LoggedErrors.traceOf(wrapped));
+        assertEquals("java.lang.IllegalStateException: sized at 10, encoded to 12", LoggedErrors.describe(bug));
+        assertEquals("a flush failed", LoggedErrors.describe(wrapped));
+    }
+
+    @Test
+    void aCycleOfCausesEnds() {
+        RuntimeException a = new RuntimeException("a");
+        RuntimeException b = new RuntimeException("b", a);
+        a.initCause(b);
+        assertSame(b, LoggedErrors.traceOf(b));
+    }
+}
