@@ -159,6 +159,9 @@ public final class DatabaseRecovery implements AutoCloseable {
                 r.act(Action.Kind.IGNORED_MANIFEST_TAIL, layout.manifestFile(),
                         m.tornTailBytes() + " bytes after offset " + m.validEnd() + " were a torn edit");
             }
+            if (!r.readOnly) {
+                r.forceManifest();
+            }
             r.step("manifest");
             r.triageSegments();
             r.step("segments");
@@ -398,6 +401,21 @@ public final class DatabaseRecovery implements AutoCloseable {
     // ---- steps ----------------------------------------------------------------------------
 
     /** A crash during an atomic rewrite (write beside, rename over) leaves the unrenamed copy. */
+    /**
+     * Makes the MANIFEST this open has read durable before anything is deleted on its word. A
+     * process killed after appending an edit, or after renaming a rewrite into place, and before
+     * forcing it, leaves that edit in the page cache only: an open that deleted the WAL files or
+     * segments the edit retires, and then a power loss that took the edit back, left a MANIFEST
+     * that lists files that are gone, or none of the segment holding acknowledged writes
+     * ({@code KilledManifestCommitTest}). The directory sync covers the rename.
+     */
+    private void forceManifest() throws IOException {
+        try (WritableFile out = fs.openForAppend(layout.manifestFile())) {
+            out.force();
+        }
+        fs.syncDirectory(layout.dir());
+    }
+
     private void removeTemporaryFiles() throws IOException {
         for (Path target : List.of(layout.manifestFile(), layout.optionsFile())) {
             Path tmp = FileLayer.temporaryFor(target);

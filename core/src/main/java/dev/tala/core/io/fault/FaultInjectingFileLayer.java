@@ -42,7 +42,10 @@ import java.util.function.Predicate;
  *       (a torn write) or the tail reads back as zeros (a file length that outran its data).</li>
  *   <li><b>Crash after k operations</b> ({@link #crashAfter}): the first k mutating operations
  *       happen, every later one throws {@link SimulatedCrashException}. Sweeping k over every
- *       value visits every point at which a process can die.</li>
+ *       value visits every point at which a process can die; {@link #crashBefore} names the
+ *       operation instead.</li>
+ *   <li><b>Kill</b> ({@link #kill}): the process dies but the machine runs on, so its unforced
+ *       writes are still there for the next process to read, until a power loss.</li>
  *   <li><b>Full disk</b> ({@link #diskFullAfter}): writes past a byte budget write what fits and
  *       throw an IOException, as ENOSPC does; a preallocation larger than the budget is refused.</li>
  *   <li><b>Failing force</b> ({@link #failForces}): the force throws, and what it should have made
@@ -90,6 +93,7 @@ public final class FaultInjectingFileLayer implements FileLayer {
 
     private long mutatingOperations;
     private long crashAfter = Long.MAX_VALUE;
+    private Predicate<String> crashBefore = op -> false;
     private boolean crashed;
     private String crashedAt;
     private boolean dead;
@@ -130,6 +134,40 @@ public final class FaultInjectingFileLayer implements FileLayer {
     public void crashAfter(long k) {
         synchronized (mutex) {
             crashAfter = mutatingOperations + k;
+        }
+    }
+
+    /**
+     * The mutating operations before the first one whose description (as in
+     * {@link #recentOperations}: {@code "force /db/MANIFEST"}, {@code "fsync-dir /db"}, ...)
+     * {@code matches} succeed; that one and every later one throws.
+     */
+    public void crashBefore(Predicate<String> matches) {
+        synchronized (mutex) {
+            crashBefore = matches;
+        }
+    }
+
+    /**
+     * The process using this layer is killed (SIGKILL), not the machine: what it wrote stays
+     * written but unforced, and its creates, renames and deletes stay pending, for a later
+     * {@link #powerLoss} to take; its locks are released and its crash point cleared, so the
+     * next process opens through this same layer. Close the killed process's database first
+     * (its close fails at the crash point, as it should), so that none of its threads writes on.
+     */
+    public void kill() throws IOException {
+        synchronized (mutex) {
+            if (dead) {
+                throw new IllegalStateException("the power is off: there is no process to kill");
+            }
+            for (DirectoryLock lock : heldLocks) {
+                lock.close();
+            }
+            heldLocks.clear();
+            crashed = false;
+            crashedAt = null;
+            crashAfter = Long.MAX_VALUE;
+            crashBefore = op -> false;
         }
     }
 
@@ -482,7 +520,7 @@ public final class FaultInjectingFileLayer implements FileLayer {
     /** Counts a mutating operation, or refuses it if the crash point has been passed. */
     private void mutate(String description) throws IOException {
         checkAlive();
-        if (mutatingOperations >= crashAfter) {
+        if (mutatingOperations >= crashAfter || crashBefore.test(description)) {
             crashed = true;
             crashedAt = description;
             log("CRASH before " + description);

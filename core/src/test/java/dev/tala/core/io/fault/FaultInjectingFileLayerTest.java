@@ -67,6 +67,29 @@ class FaultInjectingFileLayerTest {
     }
 
     /**
+     * A process killed before a named operation: what it wrote stays for the next process to
+     * read and write on, unforced, and its unsynced create stays pending, until the power goes.
+     */
+    @Test
+    void aKilledProcessLeavesItsUnforcedWritesForTheNextUntilThePowerGoes() throws IOException {
+        Path file = dir.resolve("m");
+        fs.crashBefore(("force " + file.toAbsolutePath().normalize())::equals);
+        WritableFile f = fs.create(file);
+        f.append(bytes("edit"));
+        assertThrows(SimulatedCrashException.class, f::force);
+        assertTrue(fs.hasCrashed());
+        assertThrows(SimulatedCrashException.class, () -> f.append(bytes("more")), "dead after the crash point");
+        fs.kill();
+        assertFalse(fs.hasCrashed());
+        assertEquals("edit", content(file), "the next process reads what the killed one wrote");
+        try (WritableFile next = fs.openForAppend(file)) {
+            next.append(bytes("!"));
+        }
+        fs.powerLoss();
+        assertFalse(Files.exists(file), "neither the bytes nor the unsynced create were durable");
+    }
+
+    /**
      * (From a review) a cut that was never forced is undone by a power loss in the tail modes:
      * the forced bytes come back. A torn tail threw ArrayIndexOutOfBoundsException here, since
      * the file had become shorter than its durable length. (LOST_SECTORS decides each sector
