@@ -16,6 +16,7 @@ import dev.tala.cli.command.RecoverCommand;
 import dev.tala.cli.command.SegmentsCommand;
 import dev.tala.cli.command.StatsCommand;
 import dev.tala.cli.command.VerifyCommand;
+import dev.tala.cli.output.OneLine;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import java.io.IOException;
@@ -63,7 +64,7 @@ public final class TalaCli implements Runnable {
         IOException lost = stdout.failure();
         if (lost != null && exit == 0) {
             String command = args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
-            System.err.println(command + ": cannot write the output: " + lost.getMessage());
+            System.err.println(command + ": cannot write the output: " + OneLine.of(lost.getMessage()));
             exit = EXIT_FAILURE;
         }
         System.exit(exit);
@@ -85,7 +86,7 @@ public final class TalaCli implements Runnable {
         }
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            err.println("tala " + commandLine.getCommandName() + ": " + describe(e));
+            err.println("tala " + commandLine.getCommandName() + ": " + OneLine.of(describe(e)));
             if (verbose) {
                 e.printStackTrace(err);
             }
@@ -99,9 +100,9 @@ public final class TalaCli implements Runnable {
             String name = where.getCommandSpec().qualifiedName();
             String reordered = where == cli ? optionsAfterCommand(cli, badArgs) : null;
             if (reordered != null && !reordered.equals("tala " + String.join(" ", badArgs))) {
-                err.println(name + ": options go after the command name: " + reordered);
+                err.println(name + ": options go after the command name: " + OneLine.of(reordered));
             } else {
-                err.println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+                err.println(name + ": " + OneLine.of(e.getMessage()) + " (see '" + name + " --help')");
             }
             err.flush();
             return where.getCommandSpec().exitCodeOnInvalidInput();

@@ -536,7 +536,67 @@ class CliSubprocessTest {
                     "verify", "--db", fifoLock.toString());
             fails("not a regular file", null, "stats", "--db", fifoLock.toString());
             fails("not a regular file", null, "compact", "--db", fifoLock.toString());
+            // From an audit: the same for the MANIFEST, OPTIONS and a segment, which hung more commands.
+            Path segment;
+            try (var files = Files.list(db.resolve("segments"))) {
+                segment = db.relativize(files.filter(f -> f.toString().endsWith(".tbf")).findFirst().orElseThrow());
+            }
+            for (Path name : List.of(Path.of("MANIFEST"), Path.of("OPTIONS"), segment)) {
+                Path copy = work.resolve("fifo-" + name.getFileName());
+                FileTrees.copy(db, copy);
+                Files.delete(copy.resolve(name));
+                assertEquals(0, new ProcessBuilder("mkfifo", copy.resolve(name).toString()).start().waitFor());
+                String expected = copy.resolve(name) + ": not a regular file but a pipe, socket or device";
+                fails(expected, null, "stats", "--db", copy.toString());
+                fails(expected, null, "compact", "--db", copy.toString());
+                Run verifyFifo = tala(null, "verify", "--db", copy.toString());
+                assertEquals(1, verifyFifo.exit(), verifyFifo.out + verifyFifo.err);
+                assertTrue((verifyFifo.out + verifyFifo.err).contains(expected), verifyFifo.out + verifyFifo.err);
+            }
         }
+        // From an audit: a directory where the MANIFEST should be said "No such device".
+        Path manifestDir = work.resolve("manifest-dir");
+        FileTrees.copy(db, manifestDir);
+        Files.delete(manifestDir.resolve("MANIFEST"));
+        Files.createDirectory(manifestDir.resolve("MANIFEST"));
+        fails(manifestDir.resolve("MANIFEST") + ": not a regular file but a directory", null, "segments", "--db",
+                manifestDir.toString());
+        fails(manifestDir.resolve("MANIFEST") + ": not a regular file but a directory", null, "compact", "--db",
+                manifestDir.toString());
+
+        // From an audit: a quoted value with a line break split the one-line error, and an
+        // escape character reached the terminal.
+        Intent sample = new RandomIntents(11, DIM).next();
+        String sampleLine = JsonLinesWriter.toLine(sample);
+        Files.writeString(work.resolve("newline.jsonl"), sampleLine.replace("\"status\":\"" + sample.status().label()
+                + "\"", "\"status\":\"fail\\nure\\u001b[31m\"") + "\n");
+        Run quoted = fails("newline.jsonl:1: status: unknown status \"fail\\nure\\u001b[31m\"", null, "import", "--db",
+                db.toString(), work.resolve("newline.jsonl").toString());
+        assertFalse(quoted.err.contains("\u001b"), quoted.err);
+        fails("0198fb8c-5051-7d66\\nbe1d-5e1057fac2e4", null, "get", "--db", db.toString(), "0198fb8c-5051-7d66\nbe1d-5e1057fac2e4");
+
+        // From an audit: search took negative and reversed ranges that scan refuses, and answered nothing.
+        fails("cannot be negative", null, "search", "--db", db.toString(), "--vector", "[1, 2, 3, 4, 5, 6, 7, 8]",
+                "--to", "-1");
+        fails("time range [10, 5) ends before it starts", null, "search", "--db", db.toString(), "--vector",
+                "[1, 2, 3, 4, 5, 6, 7, 8]", "--from", "10", "--to", "5");
+
+        // From an audit: a duration past the nanosecond range overflowed (an internal error, or a
+        // run that crashed nothing and passed).
+        Path crashDir = work.resolve("crash-long");
+        fails("--duration must be 1 to 31536000 seconds (a year), not 9223372037", null, "crashtest", "--db",
+                crashDir.toString(), "--duration", "9223372037", "--mode", "power");
+        assertFalse(Files.exists(crashDir), "a refused crashtest leaves nothing behind");
+
+        // From an audit: demo after an intent stamped near the end of time said
+        // "startNs must be >= 0, got -9223372036854551616".
+        Path late = work.resolve("demo-late");
+        ok(null, "init", "--db", late.toString());
+        String lateLine = JsonLinesWriter.toLine(new RandomIntents(3, Options.DEFAULT_DIMENSION).next())
+                .replaceFirst("\"timestamp\":\\d+", "\"timestamp\":9223372036854775806");
+        ok(lateLine, "import", "--db", late.toString(), "-");
+        fails("demo adds its intents after the newest one stored, at 9223372036854775806 ns", null, "demo", "--db",
+                late.toString(), "--intents", "10");
 
         try (TalaDB held = TalaDB.open(db, Options.builder().createIfMissing(false).build())) {
             fails("database locked", null, "compact", "--db", db.toString());

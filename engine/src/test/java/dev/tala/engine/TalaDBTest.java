@@ -162,7 +162,10 @@ class TalaDBTest {
                 {"dimension=\\d+", "dimension=4294967300", "dimension=4294967300: dimension must be 1 to 65536"},
                 {"dtype=\\w+", "dtype=f64", "dtype=f64: embedding type \"f64\" is not"},
                 {"durability=\\w+", "durability=batch:0", "durability=batch:0: BATCH durability needs an interval"},
-                {"durability=\\w+", "durability=batch:99999999999999", "from 1 ms to 86400000 ms"}}) {
+                {"durability=\\w+", "durability=batch:99999999999999", "from 1 ms to 86400000 ms"},
+                // From an audit: other scripts' digits were read as numbers ("batch:\u0665" as batch:5).
+                {"dimension=\\d+", "dimension=\u0668", "dimension=\u0668: not a whole number"},
+                {"durability=\\w+", "durability=batch:\u0665", "is not sync, none or batch:<millis>"}}) {
             String edited = good.replaceFirst(edit[0], edit[1]);
             Files.writeString(options, edited);
             TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir), edit[1]);

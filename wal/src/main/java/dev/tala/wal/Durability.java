@@ -72,7 +72,8 @@ public record Durability(Mode mode, Duration interval) {
         if (t.equals("none")) {
             return none();
         }
-        if (t.startsWith("batch:")) {
+        // ASCII digits only: Long.parseLong also takes other scripts' digits and a plus sign.
+        if (t.startsWith("batch:") && t.substring(6).matches("[0-9]+")) {
             try {
                 return batch(Duration.ofMillis(Long.parseLong(t.substring(6))));
             } catch (NumberFormatException e) {

@@ -344,6 +344,9 @@ class WriteAheadLogTest {
         assertEquals("batch:20", Durability.batch(Duration.ofMillis(20)).toString());
         assertThrows(IllegalArgumentException.class, () -> Durability.parse("batch:"));
         assertThrows(IllegalArgumentException.class, () -> Durability.parse("often"));
+        // Long.parseLong takes these; an OPTIONS file or --durability should not.
+        assertThrows(IllegalArgumentException.class, () -> Durability.parse("batch:\u0665"));
+        assertThrows(IllegalArgumentException.class, () -> Durability.parse("batch:+5"));
     }
 
     // ---- helpers --------------------------------------------------------------------------

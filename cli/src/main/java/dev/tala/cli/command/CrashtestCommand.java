@@ -35,6 +35,9 @@ public final class CrashtestCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "On error, print the stack trace too.")
     boolean verbose;
 
+    /** The longest --duration: a year. */
+    static final long MAX_SECONDS = 365L * 24 * 3600;
+
     @Option(names = "--duration", defaultValue = "60", description = "Seconds to run, split between the modes (default: ${DEFAULT-VALUE}).")
     long seconds;
 
@@ -62,8 +65,10 @@ public final class CrashtestCommand implements Callable<Integer> {
         if (!killDurability.equals(Durability.sync()) && mode.equals("power")) {
             throw new IllegalArgumentException("--durability applies to the kill mode; the power mode always writes SYNC");
         }
-        if (seconds < 1) {
-            throw new IllegalArgumentException("--duration must be at least 1 second");
+        if (seconds < 1 || seconds > MAX_SECONDS) {
+            // Past this, a deadline in nanoseconds overflowed: a run that tested nothing "passed".
+            throw new IllegalArgumentException("--duration must be 1 to " + MAX_SECONDS + " seconds (a year), not "
+                    + seconds);
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("tala-crashtest");
         if (Files.exists(dir) && !isEmptyDir(dir)) {
@@ -98,6 +103,9 @@ public final class CrashtestCommand implements Callable<Integer> {
             lost += r.lost();
             corrupt += r.corrupt();
             failures.addAll(r.failures());
+        }
+        if (crashes == 0 && failures.isEmpty()) {
+            failures.add("no crash happened in " + seconds + " s, so nothing was tested");
         }
         boolean passed = lost == 0 && corrupt == 0 && failures.isEmpty();
         if (passed) {

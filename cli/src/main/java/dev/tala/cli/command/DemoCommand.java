@@ -7,6 +7,7 @@ import dev.tala.cli.output.IntentText;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Progress;
 import dev.tala.cli.output.Table;
+import dev.tala.core.error.TalaException;
 import dev.tala.core.model.Intent;
 import dev.tala.engine.DbStats;
 import dev.tala.engine.Options;
@@ -15,6 +16,7 @@ import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
 import dev.tala.engine.query.SearchHit;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,6 +32,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     DbOptions common;
+
+    /** 2200-01-01T00:00:00Z: the newest stored timestamp a demo run may start after. */
+    static final long LATEST_START_NS = 7_258_118_400L * 1_000_000_000L;
 
     @Option(names = "--intents", defaultValue = "100000", description = "How many intents to add (default: ${DEFAULT-VALUE}).")
     int intents;
@@ -52,6 +57,13 @@ public final class DemoCommand implements Callable<Integer> {
             try (Snapshot s = db.snapshot()) {
                 OptionalLong newest = s.newestTimestamp();
                 before = s.countIntents();
+                if (newest.isPresent() && newest.getAsLong() >= LATEST_START_NS) {
+                    // Timestamps past it overflow a long within the decades a large run can span.
+                    throw new TalaException("demo adds its intents after the newest one stored, at "
+                            + newest.getAsLong() + " ns (" + Instant.ofEpochSecond(0, newest.getAsLong())
+                            + "), and needs that to be before " + Instant.ofEpochSecond(0, LATEST_START_NS)
+                            + " to leave room for their timestamps");
+                }
                 start = newest.isPresent() ? NarrativeGenerator.startAfter(newest.getAsLong())
                         : NarrativeGenerator.defaultStartNs(seed);
                 // Under --json only the report at the end goes to stdout.

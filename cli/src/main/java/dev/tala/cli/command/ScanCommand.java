@@ -28,16 +28,10 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (from < 0 || to < 0) {
-            throw new IllegalArgumentException("--from and --to are nanoseconds since the epoch and cannot be negative");
-        }
+        TimeRanges.check(from, to);
         if (limit < 1) {
             // 0 printed "0 intents (limit reached)" over a range that may hold many.
             throw new IllegalArgumentException("--limit must be at least 1, got " + limit);
-        }
-        if (to < from) {
-            // As search refuses it: an empty answer would hide the swapped arguments.
-            throw new IllegalArgumentException("time range [" + from + ", " + to + ") ends before it starts");
         }
         try (TalaDB db = common.openReadOnly()) {
             List<Intent> found = db.scan(from, to, limit);

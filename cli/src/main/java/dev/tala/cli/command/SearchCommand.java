@@ -63,7 +63,10 @@ public final class SearchCommand implements Callable<Integer> {
         if (k < 1) {
             throw new IllegalArgumentException("-k must be at least 1");
         }
-        SearchFilter filter = SearchFilter.ALL.withTimeRange(from == null ? 0 : from, to == null ? Long.MAX_VALUE : to);
+        long fromNs = from == null ? 0 : from;
+        long toNs = to == null ? Long.MAX_VALUE : to;
+        TimeRanges.check(fromNs, toNs);
+        SearchFilter filter = SearchFilter.ALL.withTimeRange(fromNs, toNs);
         if (statuses != null) {
             Set<Status> only = EnumSet.noneOf(Status.class);
             for (String list : statuses) {

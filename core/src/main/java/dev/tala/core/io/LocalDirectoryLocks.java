@@ -67,7 +67,7 @@ final class LocalDirectoryLocks {
     private static DirectoryLock tryExclusive(Path lockFile) throws IOException {
         Object key;
         synchronized (HELD) {
-            key = identity(requireRegular(createIfMissing(lockFile), lockFile), lockFile);
+            key = identity(createIfMissing(lockFile), lockFile);
             Object held = HELD.get(key);
             if (held == EXCLUSIVE) {
                 throw new DatabaseLockedException(lockFile, OptionalLong.of(ProcessHandle.current().pid()));
@@ -79,7 +79,7 @@ final class LocalDirectoryLocks {
         }
         FileChannel ch = null;
         try {
-            ch = UninterruptibleChannels.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            ch = UninterruptibleChannels.openFile(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             FileLock lock = tryLock(ch, false);
             if (lock == null) {
@@ -112,7 +112,7 @@ final class LocalDirectoryLocks {
                 return new Unlocked(lockFile);
             }
         }
-        Object key = identity(requireRegular(attributes, lockFile), lockFile);
+        Object key = identity(attributes, lockFile);
         synchronized (HELD) {
             Object held = HELD.get(key);
             if (held == EXCLUSIVE) {
@@ -121,7 +121,7 @@ final class LocalDirectoryLocks {
             SharedHold hold = (SharedHold) held;
             if (hold == null) {
                 // Opened for reading only: a read-only file system, or a LOCK file this user may not write.
-                FileChannel ch = UninterruptibleChannels.open(lockFile, StandardOpenOption.READ);
+                FileChannel ch = UninterruptibleChannels.openFile(lockFile, StandardOpenOption.READ);
                 FileLock lock;
                 try {
                     lock = tryLock(ch, true);
@@ -177,21 +177,6 @@ final class LocalDirectoryLocks {
             }
             return Files.readAttributes(lockFile, BasicFileAttributes.class);
         }
-    }
-
-    /**
-     * Refuses a LOCK that is not a regular file: opening a FIFO for reading waits for a writer
-     * to appear, so {@code tala verify} hung on one, and a directory or device cannot hold a
-     * record lock or the writer's pid anyway.
-     */
-    private static BasicFileAttributes requireRegular(BasicFileAttributes attributes, Path lockFile)
-            throws FileSystemException {
-        if (!attributes.isRegularFile()) {
-            String kind = attributes.isDirectory() ? "a directory" : "a pipe, socket or device";
-            throw new FileSystemException(lockFile.toString(), null,
-                    "not a regular file but " + kind + "; move it aside and a LOCK file will be made");
-        }
-        return attributes;
     }
 
     /** The device and inode of the file. */

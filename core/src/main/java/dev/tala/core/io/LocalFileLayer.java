@@ -39,25 +39,25 @@ public final class LocalFileLayer implements FileLayer {
 
     @Override
     public WritableFile create(Path file) throws IOException {
-        FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        FileChannel ch = UninterruptibleChannels.openFile(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         return new ChannelWritableFile(file, ch);
     }
 
     @Override
     public WritableFile openForAppend(Path file) throws IOException {
-        FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.WRITE);
+        FileChannel ch = UninterruptibleChannels.openFile(file, StandardOpenOption.WRITE);
         return new ChannelWritableFile(file, ch);
     }
 
     @Override
     public ReadableFile openForRead(Path file) throws IOException {
-        return new ChannelReadableFile(file, UninterruptibleChannels.open(file, StandardOpenOption.READ));
+        return new ChannelReadableFile(file, UninterruptibleChannels.openFile(file, StandardOpenOption.READ));
     }
 
     @Override
     public MappedRegion map(Path file) throws IOException {
-        try (FileChannel ch = UninterruptibleChannels.open(file, StandardOpenOption.READ)) {
+        try (FileChannel ch = UninterruptibleChannels.openFile(file, StandardOpenOption.READ)) {
             Arena arena = Arena.ofShared();
             try {
                 MemorySegment segment = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);

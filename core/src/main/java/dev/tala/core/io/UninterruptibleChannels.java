@@ -29,6 +29,15 @@ final class UninterruptibleChannels {
     private UninterruptibleChannels() {
     }
 
+    /**
+     * As {@link #open}, for a path that must be a regular file: one that is there and is
+     * anything else is refused first ({@link RegularFiles}).
+     */
+    static FileChannel openFile(Path file, OpenOption... options) throws IOException {
+        RegularFiles.refuseOtherKinds(file);
+        return open(file, options);
+    }
+
     /** {@link FileChannel#open(Path, OpenOption...)}, made uninterruptible where the JVM allows it. */
     static FileChannel open(Path file, OpenOption... options) throws IOException {
         FileChannel channel = FileChannel.open(file, options);

@@ -201,23 +201,30 @@ class LocalFileLayerTest {
         fs.lock(lock).close();
     }
 
+    /** What opens a path in the layer, for the test below. */
+    private interface Opening {
+        AutoCloseable open(Path p) throws IOException;
+    }
+
     /**
-     * A LOCK that is a FIFO or a directory is refused with its path, by both kinds of lock:
-     * opening the FIFO to read waited for a writer that never came.
+     * A FIFO or a directory where a database file (LOCK, MANIFEST, a segment) should be is
+     * refused with its path by every open: opening the FIFO waited for a writer that never
+     * came (verify, stats and compact hung), and mapping a directory said "No such device".
      */
     @Test
-    void aLockThatIsNotARegularFileIsRefusedWithoutWaiting() throws Exception {
-        Path fifo = dir.resolve("fifo").resolve("LOCK");
-        Files.createDirectories(fifo.getParent());
+    void aPathThatIsNotARegularFileIsRefusedWithoutWaiting() throws Exception {
+        Path fifo = dir.resolve("fifo");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
         assumeTrue(mkfifo.waitFor() == 0, "mkfifo is needed to make a FIFO");
-        Path directory = Files.createDirectories(dir.resolve("dir").resolve("LOCK"));
-        for (Path lock : List.of(fifo, directory)) {
-            for (boolean shared : new boolean[] {false, true}) {
+        Path directory = Files.createDirectories(dir.resolve("dir"));
+        List<Opening> opens = List.of(fs::lock, fs::lockShared, fs::openForRead, fs::map, fs::openForAppend, fs::create);
+        for (Path p : List.of(fifo, directory)) {
+            for (int i = 0; i < opens.size(); i++) {
+                Opening opening = opens.get(i);
                 IOException e = assertThrows(IOException.class, () -> assertTimeoutPreemptively(
-                        java.time.Duration.ofSeconds(20), () -> (shared ? fs.lockShared(lock) : fs.lock(lock)).close()));
-                assertTrue(e.getMessage().contains(lock.toString()) && e.getMessage().contains("not a regular file"),
-                        e.getMessage());
+                        java.time.Duration.ofSeconds(20), () -> opening.open(p).close()), "open #" + i + " of " + p);
+                String expected = p + ": not a regular file but " + (p == fifo ? "a pipe, socket or device" : "a directory");
+                assertEquals(expected, dev.tala.core.error.StorageException.describe(e), "open #" + i);
             }
         }
     }

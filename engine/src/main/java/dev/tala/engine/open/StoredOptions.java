@@ -138,9 +138,20 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
         }
     }
 
+    /**
+     * Decimal ASCII digits only: BigInteger also takes other scripts' digits ("batch:٥" read
+     * as 5), which no tool writing OPTIONS means.
+     */
+    private static BigInteger wholeNumber(String value) {
+        if (!value.matches("-?[0-9]+")) {
+            throw new NumberFormatException(value);
+        }
+        return new BigInteger(value);
+    }
+
     /** A stored dimension; one past the range of an int is out of range, not "not a number". */
     private static int dimension(String value) {
-        BigInteger d = new BigInteger(value);
+        BigInteger d = wholeNumber(value);
         if (d.bitLength() > 31) {
             throw new IllegalArgumentException("dimension must be 1 to " + IntentLimits.MAX_DIMENSION);
         }
@@ -149,7 +160,7 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
 
     /** A stored memtable size. Databases made before the 1 GiB cap may store more; they open with the cap. */
     private static long memtableBytes(String value) {
-        BigInteger b = new BigInteger(value);
+        BigInteger b = wholeNumber(value);
         if (b.compareTo(BigInteger.valueOf(Options.MAX_MEMTABLE_BYTES)) > 0) {
             return Options.MAX_MEMTABLE_BYTES;
         }
