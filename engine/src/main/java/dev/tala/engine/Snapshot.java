@@ -142,7 +142,7 @@ public final class Snapshot implements AutoCloseable {
         return read(() -> graph().edgesFrom(id));
     }
 
-    /** Edges from live intents to {@code id}. */
+    /** Edges from live intents to {@code id}, ordered by source id (each source's edges in its order). */
     public List<Hop> edgesTo(IntentId id) {
         Objects.requireNonNull(id, "id");
         return read(() -> graph().edgesTo(id));

@@ -190,7 +190,7 @@ public final class TalaDB implements AutoCloseable {
         checkOpen();
         refuseIfReadOnly("a write");
         refuseInCompactionListener("a write");
-        return db.writes().write(StoredEmbeddings.of(ops, embeddingType()));
+        return db.writes().write(StoredEmbeddings.of(StoredEmbeddings.owned(ops), embeddingType()));
     }
 
     /**
@@ -250,7 +250,7 @@ public final class TalaDB implements AutoCloseable {
         }
     }
 
-    /** Edges from live intents to {@code id}. */
+    /** Edges from live intents to {@code id}, ordered by source id (each source's edges in its order). */
     public List<Hop> edgesTo(IntentId id) {
         try (Snapshot s = snapshot()) {
             return s.edgesTo(id);

@@ -25,6 +25,8 @@ public final class Intent {
     /** The command's length in UTF-8, counted once when built (encoders size records by it). */
     private final int commandBytes;
     private final float[] embedding;
+    /** Whether {@link #embedding} is an array someone handed over ({@link Builder#adoptEmbedding}). */
+    private final boolean embeddingAdopted;
     private final List<Edge> edges;
 
     private Intent(Builder b, int commandBytes, float[] embedding, List<Edge> edges) {
@@ -37,6 +39,7 @@ public final class Intent {
         this.command = b.command;
         this.commandBytes = commandBytes;
         this.embedding = embedding;
+        this.embeddingAdopted = b.embeddingAdopted;
         this.edges = edges;
     }
 
@@ -56,8 +59,27 @@ public final class Intent {
         b.command = command;
         b.embedding = embedding;
         b.embeddingShared = true;
+        b.embeddingAdopted = embeddingAdopted;
         b.edges = edges;
         return b;
+    }
+
+    /**
+     * Whether this intent's embedding is an array handed over with {@link Builder#adoptEmbedding}
+     * (or shared with an intent that had one), which its giver could still change.
+     */
+    public boolean hasAdoptedEmbedding() {
+        return embeddingAdopted;
+    }
+
+    /**
+     * This intent with an embedding array of its own: itself, unless its embedding was adopted,
+     * in which case a copy whose array nobody else holds. A database keeps intents it is given
+     * for as long as they are in its memtable; a changed adopted array would change what it
+     * had acknowledged (a NaN written into one was flushed into a segment every read then failed on).
+     */
+    public Intent withOwnEmbedding() {
+        return embeddingAdopted ? toBuilder().embedding(embedding).build() : this;
     }
 
     /** This intent with its status and outcome replaced (what attaching an outcome does). */
@@ -188,6 +210,7 @@ public final class Intent {
         private String command = "";
         private float[] embedding;
         private boolean embeddingShared;
+        private boolean embeddingAdopted;
         private List<Edge> edges = List.of();
 
         private Builder() {
@@ -232,17 +255,21 @@ public final class Intent {
         public Builder embedding(float[] embedding) {
             this.embedding = embedding;
             this.embeddingShared = false;
+            this.embeddingAdopted = false;
             return this;
         }
 
         /**
          * The embedding, handed over without a copy: the caller made {@code embedding} for this
          * intent alone (a decoder, say) and must not touch it again. It is still validated at
-         * {@link #build()}. Saves a copy of every vector a segment or log read decodes.
+         * {@link #build()}. Saves a copy of every vector a segment or log read decodes. A
+         * database given such an intent to write copies the array first
+         * ({@link Intent#withOwnEmbedding}), so a change after the write cannot reach what it holds.
          */
         public Builder adoptEmbedding(float[] embedding) {
             this.embedding = embedding;
             this.embeddingShared = true;
+            this.embeddingAdopted = true;
             return this;
         }
 

@@ -1,6 +1,8 @@
 package dev.tala.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -180,6 +182,17 @@ class IntentValidationTest {
         copied[1] = 9f;
         assertEquals(-0.25f, built.embedding(1));
         rejects("embedding", "value 0 is NaN", b -> b.adoptEmbedding(new float[] {Float.NaN}));
+
+        // Adoption is remembered through modified copies, and withOwnEmbedding ends it.
+        assertTrue(adopted.hasAdoptedEmbedding() && adopted.withOutcome(Status.SUCCESS, null).hasAdoptedEmbedding());
+        assertFalse(built.hasAdoptedEmbedding());
+        assertSame(built, built.withOwnEmbedding());
+        Intent owned = adopted.withOwnEmbedding();
+        assertFalse(owned.hasAdoptedEmbedding());
+        assertEquals(adopted, owned);
+        values[1] = 7f;
+        assertEquals(9f, owned.embedding(1), "the copy no longer follows the caller's array");
+        assertFalse(adopted.toBuilder().embedding(new float[] {1, 2, 3}).build().hasAdoptedEmbedding());
     }
 
     @Property(tries = 50)

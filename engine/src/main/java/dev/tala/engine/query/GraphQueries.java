@@ -12,6 +12,7 @@ import dev.tala.segment.IncomingEdge;
 import dev.tala.segment.SegmentReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -59,7 +60,10 @@ public final class GraphQueries {
         return out;
     }
 
-    /** Edges from live intents to {@code id} (empty if {@code id} is not live). */
+    /**
+     * Edges from live intents to {@code id} (empty if {@code id} is not live), ordered by source
+     * id, each source's edges in its own order.
+     */
     public List<Hop> edgesTo(IntentId id) {
         return edgesTo(id, 1);
     }
@@ -73,12 +77,7 @@ public final class GraphQueries {
         memtables.add(view.active());
         memtables.addAll(view.immutables());
         for (MemTable m : memtables) {
-            // In id order: a popular target's sources are a concurrent set whose order later
-            // writes (which this reader does not see) change, and a snapshot must answer the
-            // same list each time it is asked.
-            List<IntentId> sources = new ArrayList<>(m.edgeSourcesOf(target));
-            sources.sort(null);
-            for (IntentId source : sources) {
+            for (IntentId source : m.edgeSourcesOf(target)) {
                 IntentVersion v = newestInMemtables(memtables, source);
                 // Only the memtable that holds the newest version answers for it.
                 if (v != null && m.get(source, sequence) == v && !v.isTombstone()) {
@@ -102,6 +101,11 @@ public final class GraphQueries {
                 }
             }
         }
+        // Sources come memtable by memtable and segment by segment, and a memtable's are a
+        // concurrent set whose order later writes change: sorted (stably, so each source's
+        // edges keep their order), the same data answers the same list in any snapshot, before
+        // and after a flush or a compaction moves it.
+        out.sort(Comparator.comparing(Hop::from));
         return out;
     }
 

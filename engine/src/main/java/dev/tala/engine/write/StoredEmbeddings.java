@@ -33,6 +33,23 @@ public final class StoredEmbeddings {
         return out;
     }
 
+    /**
+     * {@code ops} with every put's embedding an array of the database's own
+     * ({@link Intent#withOwnEmbedding}); the same list when no put's embedding was adopted. A
+     * caller that changed an adopted array after its put changed the memtable's intent, and
+     * its flush stored values the WAL never logged.
+     */
+    public static List<WalOp> owned(List<WalOp> ops) {
+        if (ops.stream().noneMatch(op -> op instanceof WalOp.Put put && put.intent().hasAdoptedEmbedding())) {
+            return ops;
+        }
+        List<WalOp> out = new ArrayList<>(ops.size());
+        for (WalOp op : ops) {
+            out.add(op instanceof WalOp.Put put ? new WalOp.Put(put.intent().withOwnEmbedding()) : op);
+        }
+        return out;
+    }
+
     /** {@code intent} itself when its embedding is stored exactly, else a copy with the stored floats. */
     public static Intent of(Intent intent, EmbeddingType type) {
         if (type == EmbeddingType.F32) {
