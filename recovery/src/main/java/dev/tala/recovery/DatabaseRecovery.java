@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * safe after a crash at any instant:
  * <ol>
  *   <li>take the directory lock, so nothing else changes files while we judge them;</li>
- *   <li>replay the MANIFEST (a torn last edit is ignored): it alone says which segments are live;</li>
+ *   <li>replay the MANIFEST (a torn last edit is ignored): it alone says which segments are live;
+ *       a writable open then forces it and syncs the directory, since a killed process may have
+ *       left its last edit unforced, and the steps below delete on its word;</li>
  *   <li>triage segment files: listed ones are opened and validated; unlisted ones flagged
  *       {@code is_partial} are deleted (an interrupted flush or compaction); unlisted complete
  *       ones are moved to {@code lost/}, never deleted;</li>
@@ -400,7 +402,6 @@ public final class DatabaseRecovery implements AutoCloseable {
 
     // ---- steps ----------------------------------------------------------------------------
 
-    /** A crash during an atomic rewrite (write beside, rename over) leaves the unrenamed copy. */
     /**
      * Makes the MANIFEST this open has read durable before anything is deleted on its word. A
      * process killed after appending an edit, or after renaming a rewrite into place, and before
@@ -416,6 +417,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         fs.syncDirectory(layout.dir());
     }
 
+    /** A crash during an atomic rewrite (write beside, rename over) leaves the unrenamed copy. */
     private void removeTemporaryFiles() throws IOException {
         for (Path target : List.of(layout.manifestFile(), layout.optionsFile())) {
             Path tmp = FileLayer.temporaryFor(target);

@@ -561,8 +561,13 @@ public final class WriteAheadLog implements Closeable {
                 sync();
             }
         } catch (RuntimeException e) {
-            LOG.error("periodic WAL sync failed ({}); the database is now read-only", LoggedErrors.describe(e),
-                    LoggedErrors.traceOf(e));
+            if (failureListener == null) {
+                LOG.error("periodic WAL sync failed ({}); the database is now read-only", LoggedErrors.describe(e),
+                        LoggedErrors.traceOf(e));
+            } else {
+                // The owner was told, and logged it (see fail); one failure, one line.
+                LOG.debug("periodic WAL sync failed", e);
+            }
         }
     }
 
@@ -614,11 +619,12 @@ public final class WriteAheadLog implements Closeable {
 
     /** Called with the lock held once the log has failed: the error every later call gets. */
     private DatabaseFailedException failedError() {
-        // The file layer's errors name the file already; "X (X: No space left...)" said it twice.
-        String why = failure instanceof FileSystemException f && current.path().toString().equals(f.getFile())
-                && f.getReason() != null ? f.getReason() : LoggedErrors.describe(failure);
-        return new DatabaseFailedException("the write-ahead log could not write or force " + current.path() + ": "
-                + why + "; the database is read-only until reopened", failure);
+        // The file layer's errors name their file, which is not the current one when a
+        // rotation failed to start the next; named once ("X (X: No space left...)" said it twice).
+        String what = failure instanceof FileSystemException f && f.getFile() != null && f.getReason() != null
+                ? f.getFile() + ": " + f.getReason() : current.path() + ": " + LoggedErrors.describe(failure);
+        return new DatabaseFailedException("the write-ahead log could not write or force " + what
+                + "; the database is read-only until reopened", failure);
     }
 
     /** The highest sequence number assigned so far. */

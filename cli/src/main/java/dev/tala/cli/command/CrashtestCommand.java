@@ -125,7 +125,8 @@ public final class CrashtestCommand implements Callable<Integer> {
                 System.out.println("FAILED " + f);
             }
             if (!passed) {
-                System.out.println("the damaged database is kept in " + dir + "; rerun with --seed " + s + " to reproduce");
+                System.out.println((crashes == 0 ? "the work directory is kept in " : "the damaged database is kept in ")
+                        + dir + "; rerun with --seed " + s + " to reproduce");
             }
             System.out.printf("crashtest: %d crashes, %d acknowledged writes checked, %d lost, %d corrupt%n",
                     crashes, checked, lost, corrupt);

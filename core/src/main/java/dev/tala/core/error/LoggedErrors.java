@@ -27,16 +27,15 @@ public final class LoggedErrors {
     }
 
     /**
-     * The error to pass as a log call's throwable: null when it is an I/O error (somewhere in
-     * its causes), so that the line has no stack trace; the error itself otherwise.
+     * The error to pass as a log call's throwable: null when it comes from an I/O error (its
+     * deepest cause is one), so that the line has no stack trace; the error itself otherwise,
+     * including an IOException that wraps a bug.
      */
     public static Throwable traceOf(Throwable e) {
-        Throwable c = e;
-        for (int depth = 0; c != null && depth < MAX_CAUSES; depth++, c = c.getCause()) {
-            if (c instanceof IOException) {
-                return null;
-            }
+        Throwable root = e;
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < MAX_CAUSES; depth++) {
+            root = root.getCause();
         }
-        return e;
+        return root instanceof IOException ? null : e;
     }
 }

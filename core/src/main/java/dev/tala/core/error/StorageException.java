@@ -11,7 +11,18 @@ import java.nio.file.NotDirectoryException;
 /** An I/O error from the file layer, carried unchecked; the cause is the original IOException. */
 public final class StorageException extends TalaException {
     public StorageException(String message, IOException cause) {
-        super(message + ": " + describe(cause), cause);
+        super(join(message, cause), cause);
+    }
+
+    /** "cannot read X" and "X: reason" as "cannot read X: reason", with X once. */
+    private static String join(String message, IOException cause) {
+        String why = describe(cause);
+        if (cause instanceof FileSystemException f && f.getFile() != null && f.getOtherFile() == null
+                && message.endsWith(f.getFile()) && why.startsWith(f.getFile())) {
+            String rest = why.substring(f.getFile().length());
+            return message + (rest.startsWith(":") ? rest : ":" + rest);
+        }
+        return message + ": " + why;
     }
 
     @Override

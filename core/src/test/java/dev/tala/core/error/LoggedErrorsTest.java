@@ -31,6 +31,24 @@ class LoggedErrorsTest {
     }
 
     @Test
+    void anIoExceptionWrappingABugKeepsItsTrace() {
+        IOException wrapping = new IOException("closing the write-ahead log failed", new IllegalStateException("bug"));
+        assertSame(wrapping, LoggedErrors.traceOf(wrapping));
+    }
+
+    @Test
+    void aWrapperNamesTheFileOnce() {
+        IOException fifo = new FileSystemException("/db/MANIFEST", null, "not a regular file but a directory");
+        assertEquals("cannot read /db/MANIFEST: not a regular file but a directory",
+                new StorageException("cannot read /db/MANIFEST", fifo).getMessage());
+        assertEquals("cannot read /db/MANIFEST: does not exist",
+                new StorageException("cannot read /db/MANIFEST", new java.nio.file.NoSuchFileException("/db/MANIFEST"))
+                        .getMessage());
+        assertEquals("cannot open /db: /db/MANIFEST: not a regular file but a directory",
+                new StorageException("cannot open /db", fifo).getMessage());
+    }
+
+    @Test
     void aCycleOfCausesEnds() {
         RuntimeException a = new RuntimeException("a");
         RuntimeException b = new RuntimeException("b", a);

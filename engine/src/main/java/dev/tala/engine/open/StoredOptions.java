@@ -139,8 +139,8 @@ public record StoredOptions(int dimension, EmbeddingType embeddingType, long mem
     }
 
     /**
-     * Decimal ASCII digits only: BigInteger also takes other scripts' digits ("batch:٥" read
-     * as 5), which no tool writing OPTIONS means.
+     * Decimal ASCII digits only: BigInteger also takes other scripts' digits ("dimension=٨"
+     * read as 8), which no tool writing OPTIONS means.
      */
     private static BigInteger wholeNumber(String value) {
         if (!value.matches("-?[0-9]+")) {
