@@ -30,7 +30,7 @@ import picocli.CommandLine.Command;
 /** The {@code tala} command: the entry point bin/tala runs. */
 @Command(name = "tala", mixinStandardHelpOptions = true, version = "tala 0.1.0",
         description = "TalaDB: an embedded, crash-safe LSM database for intents.",
-        footer = {"", "Every command takes --db DIR (default ./tala-data) and --json; run 'tala help COMMAND' for its options."},
+        footer = {"", "Every command but inspect takes --db DIR (default ./tala-data) and --json; run 'tala help COMMAND' for its options."},
         subcommands = {
             CommandLine.HelpCommand.class,
             DemoCommand.class,

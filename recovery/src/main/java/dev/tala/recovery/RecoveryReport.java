@@ -46,8 +46,9 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
 
     /** The first line of {@link #summary()}: segments, records replayed, last sequence, and "clean" if so. */
     public String headline() {
-        return "recovery: " + liveSegments + " live segments, " + recordsReplayed()
-                + " WAL records replayed, last sequence " + lastSequence + (isClean() ? ", clean" : "");
+        return "recovery: " + liveSegments + (liveSegments == 1 ? " live segment, " : " live segments, ")
+                + recordsReplayed() + (recordsReplayed() == 1 ? " WAL record" : " WAL records")
+                + " replayed, last sequence " + lastSequence + (isClean() ? ", clean" : "");
     }
 
     /** A few lines for a log or a terminal. */

@@ -1,5 +1,6 @@
 package dev.tala.cli.command;
 
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Progress;
 import dev.tala.cli.output.Table;
@@ -71,7 +72,7 @@ public final class CompactCommand implements Callable<Integer> {
                         s.inputRows(), s.outputRows(), s.tombstonesDropped(), String.format("%.2f", s.elapsedNanos() / 1e9));
             }
             t.print(System.out);
-            System.out.println(segmentsAfter + " segments now");
+            System.out.println(Counts.of(segmentsAfter, "segment") + " now");
         }
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.tala.cli.command;
 
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.Json;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileTrees;
@@ -128,8 +129,8 @@ public final class CrashtestCommand implements Callable<Integer> {
                 System.out.println((crashes == 0 ? "the work directory is kept in " : "the damaged database is kept in ")
                         + dir + "; rerun with --seed " + s + " to reproduce");
             }
-            System.out.printf("crashtest: %d crashes, %d acknowledged writes checked, %d lost, %d corrupt%n",
-                    crashes, checked, lost, corrupt);
+            System.out.printf("crashtest: %s, %s checked, %,d lost, %,d corrupt%n",
+                    Counts.of(crashes, "crash", "crashes"), Counts.of(checked, "acknowledged write"), lost, corrupt);
         }
         return passed ? 0 : 1;
     }

@@ -2,6 +2,7 @@ package dev.tala.cli.command;
 
 import dev.tala.cli.json.IntentLine;
 import dev.tala.cli.json.IntentLineParser;
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Progress;
 import dev.tala.core.error.InvalidIntentException;
@@ -99,8 +100,9 @@ public final class ImportCommand implements Callable<Integer> {
                 out.put("lines_per_second", Math.round(total / Math.max(seconds, 1e-9)));
                 System.out.println(Json.line(out));
             } else {
-                System.out.printf("imported %,d lines (%,d puts, %,d deletes, %,d outcomes) in %.2f s, %,.0f lines/s%n",
-                        total, puts, deletes, outcomes, seconds, total / Math.max(seconds, 1e-9));
+                System.out.printf("imported %s (%s, %s, %s) in %.2f s, %,.0f lines/s%n", Counts.of(total, "line"),
+                        Counts.of(puts, "put"), Counts.of(deletes, "delete"), Counts.of(outcomes, "outcome"), seconds,
+                        total / Math.max(seconds, 1e-9));
             }
         }
         return 0;

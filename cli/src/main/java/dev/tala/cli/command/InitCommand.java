@@ -10,6 +10,7 @@ import dev.tala.engine.open.StoredOptions;
 import dev.tala.wal.Durability;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -46,7 +47,7 @@ public final class InitCommand implements Callable<Integer> {
         }
         Options options = Options.builder()
                 .dimension(flag("--dim", () -> Options.checkDimension(dim)))
-                .embeddingType(StoredOptions.parseType(dtype, "--dtype"))
+                .embeddingType(StoredOptions.parseType(dtype.toLowerCase(Locale.ROOT), "--dtype")) // as --durability
                 .memtableBytes(memtableKb * 1024)
                 .durability(flag("--durability", () -> Durability.parse(durability)))
                 .build();

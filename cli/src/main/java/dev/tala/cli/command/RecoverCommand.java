@@ -1,5 +1,6 @@
 package dev.tala.cli.command;
 
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.engine.Options;
@@ -58,8 +59,9 @@ public final class RecoverCommand implements Callable<Integer> {
             System.out.println(Json.line(out));
             return 0;
         }
-        System.out.printf("recovered %s (mode %s): %d live segments, %,d WAL records replayed, last sequence %,d%n",
-                common.dir(), recoveryMode.label(), report.liveSegments(), report.recordsReplayed(), report.lastSequence());
+        System.out.printf("recovered %s (mode %s): %s, %s replayed, last sequence %,d%n",
+                common.dir(), recoveryMode.label(), Counts.of(report.liveSegments(), "live segment"),
+                Counts.of(report.recordsReplayed(), "WAL record"), report.lastSequence());
         if (report.isClean()) {
             System.out.println("nothing to repair: the last shutdown was clean");
         } else {

@@ -1,6 +1,7 @@
 package dev.tala.cli.command;
 
 import dev.tala.cli.json.JsonLinesWriter;
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.IntentText;
 import dev.tala.cli.output.Table;
 import dev.tala.core.model.Intent;
@@ -34,7 +35,13 @@ public final class ScanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--limit must be at least 1, got " + limit);
         }
         try (TalaDB db = common.openReadOnly()) {
-            List<Intent> found = db.scan(from, to, limit);
+            // One more than asked for says whether the limit cut the list ("5 intents (limit
+            // reached)" was printed for a range of exactly five).
+            List<Intent> found = db.scan(from, to, limit == Integer.MAX_VALUE ? limit : limit + 1);
+            boolean cut = found.size() > limit;
+            if (cut) {
+                found = found.subList(0, limit);
+            }
             if (common.json()) {
                 try (JsonLinesWriter w = new JsonLinesWriter(System.out)) {
                     for (Intent i : found) {
@@ -44,7 +51,7 @@ public final class ScanCommand implements Callable<Integer> {
                 return 0;
             }
             printTable(found);
-            System.out.printf("%d intents%s%n", found.size(), found.size() == limit ? " (limit reached; use --limit)" : "");
+            System.out.println(Counts.of(found.size(), "intent") + (cut ? " (more in the range; raise --limit)" : ""));
         }
         return 0;
     }

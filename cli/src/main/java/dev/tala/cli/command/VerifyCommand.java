@@ -1,5 +1,6 @@
 package dev.tala.cli.command;
 
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
 import dev.tala.core.error.CorruptionException;
@@ -38,14 +39,16 @@ public final class VerifyCommand implements Callable<Integer> {
             out.put("problems", report.problems());
             System.out.println(Json.line(out));
         } else if (report.isClean()) {
-            System.out.printf("clean: %,d files, %,d bytes checked%n", report.filesChecked(), report.bytesChecked());
+            System.out.printf("clean: %s, %,d bytes checked%n", Counts.of(report.filesChecked(), "file"),
+                    report.bytesChecked());
         } else {
             Table t = new Table("file", "offset", "problem");
             for (VerifyReport.Problem p : report.problems()) {
                 t.row(p.file(), p.offset(), p.what());
             }
             t.print(System.out);
-            System.out.printf("%d problems in %,d files checked%n", report.problems().size(), report.filesChecked());
+            System.out.printf("%s in %s checked%n", Counts.of(report.problems().size(), "problem"),
+                    Counts.of(report.filesChecked(), "file"));
         }
         return report.isClean() ? 0 : 1;
     }
