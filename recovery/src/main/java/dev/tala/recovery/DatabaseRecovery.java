@@ -282,9 +282,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                     // Its records may be only in the page cache (a process killed in NONE or
                     // BATCH mode): forced before this open writes a newer WAL file, or a power
                     // loss would turn its lost tail into damage in an older file.
-                    try (WritableFile out = fs.openForAppend(f.file())) {
-                        out.force();
-                    }
+                    fs.force(f.file());
                 }
                 for (ReplayReport.Skipped skip : f.skipped()) {
                     act(Action.Kind.SKIPPED_WAL_RECORD, f.file(), skip.length() + " damaged bytes at offset "
@@ -411,9 +409,7 @@ public final class DatabaseRecovery implements AutoCloseable {
      * ({@code KilledManifestCommitTest}). The directory sync covers the rename.
      */
     private void forceManifest() throws IOException {
-        try (WritableFile out = fs.openForAppend(layout.manifestFile())) {
-            out.force();
-        }
+        fs.force(layout.manifestFile());
         fs.syncDirectory(layout.dir());
     }
 

@@ -105,6 +105,16 @@ public interface FileLayer {
     }
 
     /**
+     * Forces an existing file's written bytes to disk through a descriptor of its own: bytes
+     * another process wrote (one that was killed) and left in the page cache.
+     */
+    default void force(Path file) throws IOException {
+        try (WritableFile out = openForAppend(file)) {
+            out.force();
+        }
+    }
+
+    /**
      * Writes {@code content} to {@code target} so that, after a crash, {@code target} holds
      * either its old content or all of the new: write a temporary file, force it, rename it over
      * the target, sync the directory.

@@ -3,7 +3,6 @@ package dev.tala.engine.flush;
 import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
-import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.memtable.MemTable;
@@ -104,9 +103,7 @@ public final class ReplayFlusher {
         for (Path p : fs.list(layout.walDir())) {
             OptionalLong n = DatabaseLayout.walNumber(p);
             if (n.isPresent() && n.getAsLong() > forcedThrough && n.getAsLong() <= walNumber) {
-                try (WritableFile file = fs.openForAppend(p)) {
-                    file.force();
-                }
+                fs.force(p);
             }
         }
         forcedThrough = walNumber;
