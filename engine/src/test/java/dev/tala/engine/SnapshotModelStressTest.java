@@ -245,7 +245,7 @@ class SnapshotModelStressTest {
             running.set(false);
             for (Thread t : threads) {
                 t.join(30_000);
-                assertTrue(!t.isAlive(), t.getName() + " hangs");
+                assertTrue(!t.isAlive(), () -> t.getName() + " hangs at\n" + Threads.dumpAll());
             }
             if (!errors.isEmpty()) {
                 AssertionError failure = new AssertionError(errors.size() + " thread(s) failed; first: "

