@@ -89,6 +89,26 @@ class MergingIteratorTest {
         assertEquals(drain(new MergingIterator(readers, false)), drain(new MergingIterator(reversed, false)));
     }
 
+    /**
+     * Equal sequence numbers (the same write found in two inputs) go to the input listed first,
+     * as the constructor documents, whatever the other input's rows hold.
+     */
+    @Test
+    void aTieInSequenceGoesToTheInputListedFirst() throws Exception {
+        IntentId e = IntentId.of(0, 9);
+        Intent first = intents.next(e);
+        Intent second = intents.next(e);
+        try (SegmentReader x = SegmentFiles.writeInput(dir, 10, DIM, EmbeddingType.F32,
+                        List.of(IntentVersion.put(30, first)));
+                SegmentReader y = SegmentFiles.writeInput(dir, 11, DIM, EmbeddingType.F32,
+                        List.of(IntentVersion.put(30, second)))) {
+            MergingIterator merge = new MergingIterator(List.of(x, y), false);
+            assertEquals(List.of(IntentVersion.put(30, first)), drain(merge));
+            assertEquals(1, merge.shadowedVersions());
+            assertEquals(List.of(IntentVersion.put(30, second)), drain(new MergingIterator(List.of(y, x), false)));
+        }
+    }
+
     @Test
     void anOlderOnlyIdSurvivesUntouched() {
         MergingIterator merge = new MergingIterator(List.of(readers.get(2)), false);

@@ -170,6 +170,32 @@ class SegmentMoveTest {
         assertTrue(SegmentMove.obstacle(choice, readers, atLimit.withMoves(false)).orElseThrow().contains("off"));
     }
 
+    /**
+     * Ranges that meet in one id overlap: the newer input's first id is the older input's last,
+     * so a move would leave two versions of that id side by side in one level.
+     */
+    @Example
+    void inputsSharingOnlyTheirBoundaryIdAreMerged() throws Exception {
+        RandomIntents intents = new RandomIntents(6, DIM);
+        List<IntentId> sorted = intents.newIdsAscending(3);
+        SegmentReader newer = write(2, List.of(IntentVersion.put(3, intents.next(sorted.get(1))),
+                IntentVersion.put(4, intents.next(sorted.get(2)))));
+        SegmentReader older = write(1, List.of(IntentVersion.put(1, intents.next(sorted.get(0))),
+                IntentVersion.put(2, intents.next(sorted.get(1)))));
+        List<SegmentReader> readers = List.of(newer, older);
+        CompactionChoice choice = new CompactionChoice(List.of(meta(2, newer), meta(1, older)), 1, false,
+                CompactionChoice.Reason.SIZE_RATIO);
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false)
+                .withTargetOutputBytes(1);
+        assertTrue(SegmentMove.obstacle(choice, readers, options).orElseThrow().contains("overlap"));
+
+        CompactionResult result = job(options, new AtomicLong(OUTPUT_ID_BASE)).run(choice, readers);
+        assertFalse(result.stats().moved());
+        List<IntentVersion> rows = rowsOf(result.outputs());
+        assertEquals(3, rows.size(), "one version per id");
+        assertEquals(3, rows.get(1).sequence(), "the boundary id keeps its newer version");
+    }
+
     /** One large input does not carry a small one along: each input must reach the limit on its own. */
     @Example
     void aSmallInputIsMergedEvenBesideALargeOne() throws Exception {

@@ -95,6 +95,22 @@ class TieredPolicyTest {
     }
 
     @Test
+    void sequenceRangesThatShareOnlyAnEndpointAreOneRun() {
+        // Ranges are inclusive: siblings labelled with the one-point range 500..500 (every merged
+        // row had sequence 500) overlap each other, and 50..100 overlaps 100..199 at 100.
+        List<SegmentMeta> live = List.of(
+                new SegmentMeta(1, 0, 10, 10, 900, 999, 900, 999, false),
+                new SegmentMeta(2, 1, 10, 10, 500, 500, 500, 500, true),
+                new SegmentMeta(3, 1, 10, 10, 500, 500, 500, 500, true),
+                new SegmentMeta(4, 0, 10, 10, 100, 199, 100, 199, false),
+                new SegmentMeta(5, 0, 10, 10, 50, 100, 50, 100, false));
+        List<SortedRun> runs = SortedRun.of(live);
+        assertEquals(3, runs.size());
+        assertEquals(List.of(2L, 3L), runs.get(1).segments().stream().map(SegmentMeta::id).toList());
+        assertEquals(List.of(4L, 5L), runs.get(2).segments().stream().map(SegmentMeta::id).toList());
+    }
+
+    @Test
     void choicesAreAlwaysContiguousWholeRuns() {
         Random random = new Random(42);
         for (int trial = 0; trial < 2000; trial++) {

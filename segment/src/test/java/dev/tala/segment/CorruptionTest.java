@@ -10,6 +10,7 @@ import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.UnsupportedFormatException;
 import dev.tala.core.model.IntentId;
+import dev.tala.segment.format.RegionKind;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -190,6 +191,47 @@ class CorruptionTest {
         // Changing a field and fixing the checksums can be harmless (a minor version, a created_at):
         // such files may pass, but most must not.
         assertTrue(accepted < 500, accepted + " fuzzed files passed verify");
+    }
+
+    /**
+     * A directory whose string table runs one byte into the bloom filter is refused at open,
+     * even with every checksum fixed: regions are 64-aligned, so only a length can make two meet.
+     */
+    @Test
+    void regionsOverlappingByOneByteAreRefusedAtOpen() throws IOException {
+        TbfEdit edit = new TbfEdit(original);
+        long entry = edit.entryAt(RegionKind.STRING_TABLE);
+        long length = edit.offset(RegionKind.BLOOM) + 1 - edit.offset(RegionKind.STRING_TABLE);
+        edit.s.set(U64, entry + E_STORED_LENGTH, length);
+        edit.s.set(U64, entry + E_RAW_LENGTH, length);
+        edit.fixRegion(RegionKind.STRING_TABLE);
+        Files.write(scratch, edit.b);
+        CorruptionException e = assertThrows(CorruptionException.class, () -> SegmentFixtures.open(scratch));
+        assertTrue(e.getMessage().contains("overlaps"), e.getMessage());
+    }
+
+    /** A region offset on a 32-byte boundary is refused as misaligned by the header itself. */
+    @Test
+    void aHeaderOffsetThatIsOnly32AlignedIsRefused() throws IOException {
+        long bloom = MemorySegment.ofArray(original).get(U64, H_BLOOM_OFFSET);
+        Files.write(scratch, Crafting.patchHeader(original, h -> h.set(U64, H_BLOOM_OFFSET, bloom + 32)));
+        CorruptionException e = assertThrows(CorruptionException.class, () -> SegmentFixtures.open(scratch));
+        assertEquals(H_BLOOM_OFFSET, e.offset());
+        assertTrue(e.getMessage().contains("64-aligned"), e.getMessage());
+    }
+
+    /** An embed_slot equal to the put count (one past the last vector) is damage, not an index error. */
+    @Test
+    void anEmbeddingSlotOnePastTheLastVectorIsCorruption() throws IOException {
+        TbfEdit edit = new TbfEdit(original);
+        edit.s.set(U32, edit.offset(RegionKind.EMBED_SLOT), 4); // row 0 is a put; 4 puts hold slots 0..3
+        edit.fixRegion(RegionKind.EMBED_SLOT);
+        Files.write(scratch, edit.b);
+        try (SegmentReader reader = SegmentFixtures.open(scratch)) {
+            assertEquals(4, reader.putCount());
+            assertThrows(CorruptionException.class, () -> reader.embedding(0));
+            assertThrows(CorruptionException.class, () -> reader.embeddingAsFloats(0));
+        }
     }
 
     @Test
