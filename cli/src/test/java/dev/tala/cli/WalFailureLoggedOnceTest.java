@@ -49,6 +49,12 @@ class WalFailureLoggedOnceTest {
                 Thread.sleep(5);
             }
             assertTrue(db.stats().failed());
+            // The failure is logged after it is published: wait for that line (a thread held off
+            // the CPU 300 ms there would leave none), then give a second one 300 ms to appear.
+            for (long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                    !captured.toString(StandardCharsets.UTF_8).contains("[ERROR]") && System.nanoTime() < end; ) {
+                Thread.sleep(5);
+            }
             Thread.sleep(300);
         } finally {
             System.setErr(old);

@@ -40,11 +40,17 @@ class UninterruptibleWaitsTest {
     void aLockHeldElsewhereIsWaitedForDespiteInterrupts() throws Exception {
         ReentrantLock lock = new ReentrantLock();
         CountDownLatch held = new CountDownLatch(1);
+        // The holder lets go only once every interrupt was sent, and the interrupter starts only
+        // once this thread waits for the lock: with fixed sleeps (200 ms held, 5 x 20 ms of
+        // interrupts) a loaded machine let the interrupter run on past the wait, so the join
+        // below threw InterruptedException (6 in 60 runs beside two busy cores).
+        CountDownLatch interruptsSent = new CountDownLatch(1);
+        Thread me = Thread.currentThread();
         Thread holder = Thread.ofPlatform().start(() -> {
             lock.lock();
             held.countDown();
             try {
-                Thread.sleep(200);
+                interruptsSent.await(30, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException ignored) {
                 // released below either way
             } finally {
@@ -52,22 +58,28 @@ class UninterruptibleWaitsTest {
             }
         });
         held.await();
-        Thread me = Thread.currentThread();
         Thread interrupter = Thread.ofPlatform().start(() -> {
-            for (int i = 0; i < 5; i++) {
-                me.interrupt();
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
+            try {
+                for (long deadline = System.nanoTime() + 30_000_000_000L;
+                        !lock.hasQueuedThread(me) && System.nanoTime() < deadline; ) {
+                    Thread.sleep(1);
                 }
+                for (int i = 0; i < 5; i++) {
+                    me.interrupt();
+                    Thread.sleep(20);
+                }
+            } catch (InterruptedException e) {
+                // nothing more to send
+            } finally {
+                interruptsSent.countDown();
             }
         });
         try {
             assertTrue(UninterruptibleWaits.tryLock(lock, Duration.ofSeconds(10)));
             lock.unlock();
+            // Read (and clear) the flag before joining: a join with it set would throw.
+            assertTrue(Thread.interrupted(), "the interrupt is kept");
             interrupter.join();
-            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
         } finally {
             Thread.interrupted();
         }

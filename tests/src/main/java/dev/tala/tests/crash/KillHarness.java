@@ -46,6 +46,7 @@ public final class KillHarness {
     private final PrintStream progress;
     private final Durability durability;
     private final int minimumCrashes;
+    private final long minimumAcknowledged;
 
     /** A run whose children make SYNC writes. */
     public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress) {
@@ -54,17 +55,18 @@ public final class KillHarness {
 
     /** A run whose children write with {@code durability}. */
     public KillHarness(Path workDir, Duration duration, long seed, PrintStream progress, Durability durability) {
-        this(workDir, duration, seed, progress, durability, 0);
+        this(workDir, duration, seed, progress, durability, 0, 0);
     }
 
     private KillHarness(Path workDir, Duration duration, long seed, PrintStream progress, Durability durability,
-                        int minimumCrashes) {
+                        int minimumCrashes, long minimumAcknowledged) {
         this.workDir = workDir;
         this.duration = duration;
         this.seed = seed;
         this.progress = progress;
         this.durability = durability;
         this.minimumCrashes = minimumCrashes;
+        this.minimumAcknowledged = minimumAcknowledged;
     }
 
     /**
@@ -72,7 +74,16 @@ public final class KillHarness {
      * slow or loaded machine then takes longer instead of checking fewer crashes.
      */
     public KillHarness atLeast(int crashes) {
-        return new KillHarness(workDir, duration, seed, progress, durability, crashes);
+        return new KillHarness(workDir, duration, seed, progress, durability, crashes, minimumAcknowledged);
+    }
+
+    /**
+     * The same run, going on past its duration (up to four times it) until more than {@code writes}
+     * acknowledged writes were checked: how many a round acknowledges before its kill depends on
+     * how fast the machine starts the child and writes (0 to about 100 a round on a loaded 2-core host).
+     */
+    public KillHarness acknowledgedAbove(long writes) {
+        return new KillHarness(workDir, duration, seed, progress, durability, minimumCrashes, writes);
     }
 
     public Result run() throws IOException, InterruptedException {
@@ -85,7 +96,11 @@ public final class KillHarness {
         int lost = 0;
         int corrupt = 0;
         long deadline = System.nanoTime() + duration.toNanos();
-        while ((System.nanoTime() < deadline || crashes < minimumCrashes) && failures.isEmpty()) {
+        long cap = System.nanoTime() + 4 * duration.toNanos();
+        while ((System.nanoTime() < deadline || crashes < minimumCrashes
+                || (minimumAcknowledged > 0 && ledger.acknowledgedWrites() <= minimumAcknowledged
+                        && System.nanoTime() < cap))
+                && failures.isEmpty()) {
             long roundSeed = seed * 7919 + crashes;
             Path sideLog = workDir.resolve("side-" + crashes + ".log");
             Process child = startChild(db, sideLog, roundSeed);
