@@ -25,14 +25,23 @@ class FaultLayerLockWaitTest {
         DirectoryLock shared = fs.lockShared(lockFile);
         // Threads of their own: the common pool has one thread on a 2-core machine.
         java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        CompletableFuture<Thread> writerThread = new CompletableFuture<>();
         CompletableFuture<DirectoryLock> writer = CompletableFuture.supplyAsync(() -> {
+            writerThread.complete(Thread.currentThread());
             try {
                 return fs.lock(lockFile);
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         }, threads);
-        Thread.sleep(300); // the writer is now waiting for the reader, inside the layer's mutex
+        // Go on only once the writer polls for the lock: after a fixed sleep a slow machine could
+        // have the reader's step run before the writer waited at all, and the test prove nothing.
+        Thread waiting = writerThread.get(35, TimeUnit.SECONDS);
+        long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!pollsForTheLock(waiting)) {
+            assertTrue(System.nanoTime() < patience, "the writer never waited for the lock");
+            Thread.sleep(5);
+        }
         // The reader goes on with its open: one more file call, then it releases its lock.
         CompletableFuture<Boolean> readerStep = CompletableFuture.supplyAsync(() -> fs.exists(tmp), threads);
         long start = System.nanoTime();
@@ -45,5 +54,14 @@ class FaultLayerLockWaitTest {
         boolean writerGotIt = !writer.handle((l, e) -> e == null).get(35, TimeUnit.SECONDS) ? false : true;
         assertTrue(waitedMs < 2_000, "the reader's exists() waited " + waitedMs + " ms for the writer's lock()");
         assertTrue(writerGotIt, "the writer should get the lock once the reader is done");
+    }
+
+    private static boolean pollsForTheLock(Thread t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (frame.getClassName().equals("dev.tala.core.io.LocalDirectoryLocks")) {
+                return true;
+            }
+        }
+        return false;
     }
 }
