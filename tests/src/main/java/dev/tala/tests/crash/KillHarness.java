@@ -78,11 +78,11 @@ public final class KillHarness {
     }
 
     /**
-     * The same run, going on past its duration (up to four times it) until more than {@code writes}
+     * The same run, going on past its duration (up to four times it) until at least {@code writes}
      * acknowledged writes were checked: how many a round acknowledges before its kill depends on
      * how fast the machine starts the child and writes (0 to about 100 a round on a loaded 2-core host).
      */
-    public KillHarness acknowledgedAbove(long writes) {
+    public KillHarness acknowledgedAtLeast(long writes) {
         return new KillHarness(workDir, duration, seed, progress, durability, minimumCrashes, writes);
     }
 
@@ -98,8 +98,7 @@ public final class KillHarness {
         long deadline = System.nanoTime() + duration.toNanos();
         long cap = System.nanoTime() + 4 * duration.toNanos();
         while ((System.nanoTime() < deadline || crashes < minimumCrashes
-                || (minimumAcknowledged > 0 && ledger.acknowledgedWrites() <= minimumAcknowledged
-                        && System.nanoTime() < cap))
+                || (ledger.acknowledgedWrites() < minimumAcknowledged && System.nanoTime() < cap))
                 && failures.isEmpty()) {
             long roundSeed = seed * 7919 + crashes;
             Path sideLog = workDir.resolve("side-" + crashes + ".log");
