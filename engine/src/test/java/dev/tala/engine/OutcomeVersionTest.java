@@ -2,11 +2,13 @@ package dev.tala.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tala.compaction.TieredPolicy;
 import dev.tala.compaction.TieredSettings;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
@@ -16,10 +18,17 @@ import dev.tala.segment.EmbeddingType;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalOp;
 import dev.tala.wal.WriteAheadLog;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,6 +130,60 @@ class OutcomeVersionTest {
             try (TalaDB again = TalaDB.open(dir, options)) {
                 assertEquals(before, again.get(x), "a reopen changed what get returns");
             }
+        }
+    }
+
+    /**
+     * An outcome update builds on the newest version logged, acknowledged or not: a put still
+     * waiting for its WAL force is in the memtable but not yet visible, and an update that came
+     * meanwhile and resolved against what readers see found no intent and was refused.
+     */
+    @Test
+    void anOutcomeBuildsOnAPutLoggedButNotYetAcknowledged() throws Exception {
+        CountDownLatch forceReached = new CountDownLatch(1);
+        CountDownLatch releaseForce = new CountDownLatch(1);
+        AtomicBoolean armed = new AtomicBoolean();
+        ForwardingFileLayer held = new ForwardingFileLayer(LocalFileLayer.INSTANCE) {
+            @Override
+            protected void beforeForce(Path file) throws IOException {
+                if (armed.get() && file.getFileName().toString().endsWith(".wal")) {
+                    forceReached.countDown();
+                    try {
+                        releaseForce.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException(e);
+                    }
+                }
+            }
+        };
+        Options options = Options.builder().dimension(4).durability(Durability.sync()).backgroundCompaction(false)
+                .fileLayer(held).build();
+        IntentId x = IntentId.of(3, 3);
+        // Threads of their own: the common pool may have a single one, which the held put takes.
+        try (TalaDB db = TalaDB.open(dir, options); ExecutorService writers = Executors.newFixedThreadPool(2)) {
+            armed.set(true);
+            Future<Long> put;
+            Future<Long> outcome;
+            try {
+                put = writers.submit(() -> db.put(Intent.builder().id(x).timestampNs(3).embedding(EMBEDDING).build()));
+                assertTrue(forceReached.await(30, TimeUnit.SECONDS), "the put's WAL force began");
+                assertFalse(db.get(x).isPresent(), "not visible while its force is held");
+                outcome = writers.submit(() -> db.attachOutcome(x, Status.SUCCESS, new Outcome(9, 0)));
+                // It resolves under the mutex, then waits for the held force; a wrong resolution fails at once.
+                long deadline = System.nanoTime() + 2_000_000_000L;
+                while (!outcome.isDone() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+            } finally {
+                armed.set(false);
+                releaseForce.countDown();
+            }
+            put.get(30, TimeUnit.SECONDS);
+            outcome.get(30, TimeUnit.SECONDS);
+            Intent read = db.get(x).orElseThrow();
+            assertEquals(Status.SUCCESS, read.status());
+            assertEquals(new Outcome(9, 0), read.outcome());
         }
     }
 }

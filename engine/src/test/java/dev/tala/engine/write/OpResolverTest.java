@@ -1,6 +1,7 @@
 package dev.tala.engine.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.InvalidIntentException;
@@ -25,6 +26,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.openhft.chronicle.bytes.Bytes;
+import org.junit.jupiter.api.Test;
 
 /**
  * The resolver's payload limit refuses a batch exactly when the WAL's encoder would: its early
@@ -90,5 +92,24 @@ class OpResolverTest {
         } finally {
             out.releaseLast();
         }
+    }
+
+    /**
+     * A delete earlier in the batch counts as the id's newest version: an outcome after it has
+     * no intent to build on (refused in a new write, skipped in a lenient replay), rather than
+     * building on the stored version the batch just deleted and bringing it back.
+     */
+    @Test
+    void anOutcomeAfterADeleteOfTheSameBatchFindsNoIntent() {
+        Intent intent = new RandomIntents(5, DIM).next();
+        Map<IntentId, IntentVersion> stored = Map.of(intent.id(), IntentVersion.put(1, intent));
+        List<WalOp> ops = List.of(new WalOp.Delete(intent.id()),
+                new WalOp.AttachOutcome(intent.id(), Status.SUCCESS, new Outcome(5, 0)));
+        assertThrows(InvalidIntentException.class,
+                () -> OpResolver.resolve(ops, stored::get, true, EmbeddingType.F32, Long.MAX_VALUE));
+        List<OpResolver.Resolved> lenient = OpResolver.resolve(ops, stored::get, false, EmbeddingType.F32,
+                Long.MAX_VALUE);
+        assertTrue(lenient.get(0).tombstone());
+        assertTrue(lenient.get(1).skipped(), "the outcome resolved to " + lenient.get(1));
     }
 }

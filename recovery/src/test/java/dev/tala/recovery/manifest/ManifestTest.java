@@ -63,6 +63,40 @@ class ManifestTest {
         return s;
     }
 
+    /**
+     * The state a history of edits leads to, checked against what each edit says rather than
+     * against {@link ManifestState#apply} itself: a flush adds a segment and raises the log
+     * number (the WAL files below it are deleted on the next open), a compaction removes its
+     * inputs (which become obsolete) in the edit that adds its output, and no counter moves back.
+     */
+    @Test
+    void editsApplyAsEachOneSays() throws IOException {
+        Random r = new Random(11);
+        SegmentMeta a = meta(4, r);
+        SegmentMeta b = meta(6, r);
+        SegmentMeta merged = meta(8, r);
+        List<ManifestEdit> edits = List.of(
+                ManifestEdit.builder().add(a).logNumber(5).nextFileNumber(6).lastSequence(100).build(),
+                ManifestEdit.builder().add(b).logNumber(7).nextFileNumber(8).lastSequence(200).build(),
+                ManifestEdit.builder().add(merged).remove(4).remove(6).nextFileNumber(9).build(),
+                // An older edit's counters, replayed after a newer one, change nothing.
+                ManifestEdit.builder().logNumber(3).nextFileNumber(2).lastSequence(50).build());
+        Path file = dir.resolve("MANIFEST");
+        try (Manifest m = Manifest.create(fs, file, ManifestState.EMPTY, Manifest.DEFAULT_REWRITE_BYTES)) {
+            for (ManifestEdit e : edits) {
+                m.append(e);
+            }
+        }
+        for (ManifestState s : List.of(applyAll(edits), ManifestReader.read(fs, file).state())) {
+            assertEquals(List.of(8L), List.copyOf(s.segments().keySet()), "the compaction's inputs are gone");
+            assertEquals(merged, s.segments().get(8L));
+            assertEquals(List.of(4L, 6L), List.copyOf(s.obsolete()), "its inputs are obsolete");
+            assertEquals(7, s.logNumber(), "the WAL cut-off of the last flush");
+            assertEquals(9, s.nextFileNumber());
+            assertEquals(200, s.lastSequence());
+        }
+    }
+
     @Property(tries = 40)
     void editsReplayToTheSameState(@ForAll long seed, @ForAll @IntRange(min = 0, max = 30) int n) throws IOException {
         Path file = Files.createTempDirectory("manifest").resolve("MANIFEST");
