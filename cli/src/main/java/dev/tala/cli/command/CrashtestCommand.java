@@ -107,10 +107,12 @@ public final class CrashtestCommand implements Callable<Integer> {
             corrupt += r.corrupt();
             failures.addAll(r.failures());
         }
-        if (crashes == 0 && failures.isEmpty()) {
-            failures.add("no crash happened in " + seconds + " s, so nothing was tested");
-        } else if (checked == 0 && failures.isEmpty()) {
-            failures.add("no write was acknowledged before a crash, so nothing was tested");
+        String untested = crashes == 0 ? "no crash happened in " + seconds + " s, so nothing was tested"
+                : checked == 0 ? "no write was acknowledged before a crash, so nothing was tested" : null;
+        // Nothing else went wrong: the directory holds a database the run never put to the test.
+        boolean onlyUntested = untested != null && failures.isEmpty() && lost == 0 && corrupt == 0;
+        if (onlyUntested) {
+            failures.add(untested);
         }
         boolean passed = lost == 0 && corrupt == 0 && failures.isEmpty();
         if (passed) {
@@ -130,7 +132,8 @@ public final class CrashtestCommand implements Callable<Integer> {
                 System.out.println("FAILED " + f);
             }
             if (!passed) {
-                System.out.println((crashes == 0 ? "the work directory is kept in " : "the damaged database is kept in ")
+                System.out.println((crashes == 0 || onlyUntested ? "the work directory is kept in "
+                        : "the damaged database is kept in ")
                         + dir + "; rerun with --seed " + s + " to reproduce");
             }
             System.out.printf("crashtest: %s, %s checked, %,d lost, %,d corrupt%n",
