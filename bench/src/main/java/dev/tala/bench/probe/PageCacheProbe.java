@@ -5,7 +5,11 @@ import dev.tala.core.io.WritableFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -21,7 +25,10 @@ import java.nio.file.StandardOpenOption;
  * changing its length ({@code WritableFile.preallocate}), as a WAL file not forced per write is.
  * Then it copies the same records into a read-write mapping of the file, once over its forced,
  * cached pages and once over a new sparse file of the same length: the cost of a log written
- * through a mapped file instead of {@code write}.
+ * through a mapped file instead of {@code write}. Last, a new preallocated file whose mapping
+ * is first made writable page by page ({@code madvise(MADV_POPULATE_WRITE)}, timed apart from
+ * the copies), as a thread running ahead of a mapped log's writer would do: what the writer
+ * saves, and what that thread pays for it.
  * Run: {@code java @jvm.options -cp bench/target/classes:$(cat /tmp/benchcp.txt)
  * dev.tala.bench.probe.PageCacheProbe /dev/shm} (or an existing directory on the disk).
  */
@@ -29,6 +36,8 @@ public final class PageCacheProbe {
     private static final int RECORD = 1600;
     private static final int CHUNK = 64 * RECORD;
     private static final long TOTAL = 1L << 30;
+    /** From Linux's mman-common.h. */
+    private static final int MADV_POPULATE_WRITE = 23;
 
     private PageCacheProbe() {
     }
@@ -68,10 +77,20 @@ public final class PageCacheProbe {
                     raf.setLength(TOTAL);
                     mappedSparse = mappedNanosPerRecord(raf.getChannel());
                 }
+                Files.write(file, new byte[0]);
+                double[] prefaulted;
+                try (WritableFile out = LocalFileLayer.INSTANCE.openForAppend(file);
+                        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    out.truncate(TOTAL);
+                    out.preallocate(0, TOTAL);
+                    prefaulted = prefaultedNanosPerRecord(ch);
+                }
                 System.out.printf("round %d: growing file %.0f ns per record, growing into preallocated blocks %.0f ns,"
                         + " overwriting cached pages %.0f ns, overwriting them after a force %.0f ns,"
-                        + " mapped after a force %.0f ns, mapped sparse file %.0f ns%n",
-                        round, grow, preallocated, overwrite, overwriteClean, mappedClean, mappedSparse);
+                        + " mapped after a force %.0f ns, mapped sparse file %.0f ns,"
+                        + " mapped preallocated file made writable first %.0f ns (making it writable: %.0f ns)%n",
+                        round, grow, preallocated, overwrite, overwriteClean, mappedClean, mappedSparse,
+                        prefaulted[0], prefaulted[1]);
             }
         } finally {
             Files.deleteIfExists(file);
@@ -90,6 +109,39 @@ public final class PageCacheProbe {
             // Written back outside the timing, so it does not slow the next phase's writes.
             map.force();
             return nanos;
+        }
+    }
+
+    /**
+     * Copies the records into a mapping of {@code ch} whose pages were all made writable
+     * beforehand; returns the copies' cost per record and, second, the cost per record of
+     * making the pages writable.
+     */
+    private static double[] prefaultedNanosPerRecord(FileChannel ch) throws IOException {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle madvise = linker.downcallHandle(linker.defaultLookup().findOrThrow("madvise"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+        double records = TOTAL / (double) RECORD;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment source = arena.allocate(RECORD);
+            MemorySegment map = ch.map(FileChannel.MapMode.READ_WRITE, 0, TOTAL, arena);
+            long start = System.nanoTime();
+            int rc = (int) madvise.invokeExact(map, TOTAL, MADV_POPULATE_WRITE);
+            if (rc != 0) {
+                throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed; Linux 5.14 or later needed");
+            }
+            long populated = System.nanoTime();
+            for (long at = 0; at + RECORD <= TOTAL; at += RECORD) {
+                MemorySegment.copy(source, 0, map, at, RECORD);
+            }
+            long copied = System.nanoTime();
+            map.force();
+            return new double[] {(copied - populated) / records, (populated - start) / records};
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
     }
 
