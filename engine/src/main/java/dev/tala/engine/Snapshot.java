@@ -116,6 +116,8 @@ public final class Snapshot implements AutoCloseable {
     /**
      * Live intents with {@code from <= timestamp < to} in (timestamp, id) order, streamed to
      * {@code consumer} until it returns false.
+     *
+     * @throws IllegalArgumentException if {@code to < from} (bounds below 0 count as 0)
      */
     public long scan(long from, long to, Predicate<Intent> consumer) {
         return read(() -> TimeRangeScan.scan(pinned.view(), pinned.sequence(), from, to, consumer));

@@ -229,7 +229,11 @@ public final class TalaDB implements AutoCloseable {
         }
     }
 
-    /** At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first. */
+    /**
+     * At most {@code limit} live intents with {@code from <= timestamp < to}, oldest first.
+     *
+     * @throws IllegalArgumentException if {@code to < from} (bounds below 0 count as 0), or {@code limit < 0}
+     */
     public List<Intent> scan(long from, long to, int limit) {
         try (Snapshot s = snapshot()) {
             return s.scan(from, to, limit);

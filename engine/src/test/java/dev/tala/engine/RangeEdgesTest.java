@@ -1,6 +1,7 @@
 package dev.tala.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tala.compaction.CompactionProgress;
 import dev.tala.core.model.Intent;
@@ -35,6 +36,24 @@ class RangeEdgesTest {
             assertEquals(Optional.empty(), db.compactRange(10, 10, CompactionProgress.Listener.NONE));
             assertEquals(Optional.empty(), db.compactRange(11, 10, CompactionProgress.Listener.NONE));
             assertEquals(0, db.liveSegments().size(), "nothing was flushed");
+        }
+    }
+
+    /**
+     * A scan whose range ends before it starts is refused with both bounds named, as a search
+     * filter's is and as the CLI's is, instead of answering nothing; a range below 0 is empty.
+     */
+    @Test
+    void aScanRangeThatEndsBeforeItStartsIsRefused() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(intent(10));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> db.scan(20, 5, 10));
+            assertEquals("time range [20, 5) ends before it starts", e.getMessage());
+            try (Snapshot s = db.snapshot()) {
+                assertThrows(IllegalArgumentException.class, () -> s.scan(20, 5, i -> true));
+            }
+            assertEquals(List.of(), db.scan(-5, -3, 10));
+            assertEquals(1, db.scan(10, 11, 10).size());
         }
     }
 

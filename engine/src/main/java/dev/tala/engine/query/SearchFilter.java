@@ -24,9 +24,7 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
         // No intent has a negative timestamp: a range from below 0 starts at 0, as a scan's does.
         fromTimestamp = Math.max(0, fromTimestamp);
         toTimestamp = Math.max(0, toTimestamp);
-        if (toTimestamp < fromTimestamp) {
-            throw new IllegalArgumentException("time range [" + fromTimestamp + ", " + toTimestamp + ") ends before it starts");
-        }
+        TimeRangeScan.requireOrdered(fromTimestamp, toTimestamp);
         if (!(minConfidence >= 0 && minConfidence <= 1)) {
             throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + minConfidence);
         }

@@ -26,6 +26,16 @@ public final class TimeRangeScan {
     private TimeRangeScan() {
     }
 
+    /**
+     * Refuses a time range {@code [from, to)} that ends before it starts, bounds already raised
+     * to 0: an empty answer would hide arguments given in the wrong order.
+     */
+    static void requireOrdered(long from, long to) {
+        if (to < from) {
+            throw new IllegalArgumentException("time range [" + from + ", " + to + ") ends before it starts");
+        }
+    }
+
     /** One source's candidates, sorted by (timestamp, id). */
     private abstract static class Candidates {
         final int priority;
@@ -147,7 +157,9 @@ public final class TimeRangeScan {
         // Timestamps are never negative, and segments compare them unsigned: a negative bound
         // would read as a huge one there while memtables compared it signed.
         from = Math.max(from, 0);
-        if (from >= to) {
+        to = Math.max(to, 0);
+        requireOrdered(from, to);
+        if (from == to) {
             return 0;
         }
         List<Candidates> sources = new ArrayList<>();
