@@ -34,7 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Engine benchmarks: inserting 1.6 KB intents into a memtable, a put through the whole write
- * path (NONE durability), a point get and a 3-hop traversal on a compacted 100K-intent database.
+ * path (NONE durability), a point get and a 3-hop traversal on a compacted 100K-intent database,
+ * and time-range scans of intents still in the memtable.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -123,6 +124,61 @@ public class EngineBenchmarks {
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public List<Hop> traverse3Hops(Loaded l) {
         return l.db.traverse(l.nextId(), 3, Set.of(), Direction.OUTGOING);
+    }
+
+    /**
+     * A database whose 30,000 intents (about 48 MB, under the 64 MiB memtable) are all still in
+     * its memtable: where the newest intents are, which is what "what happened in the last
+     * minutes" asks for.
+     */
+    @State(Scope.Benchmark)
+    public static class Recent {
+        private static final int RECENT = 30_000;
+        Path dir;
+        TalaDB db;
+        long first;
+        long span;
+        long next;
+
+        @Setup(Level.Trial)
+        public void load() throws IOException {
+            dir = Files.createTempDirectory("engine-recent");
+            BenchData data = BenchData.generate(RECENT, 13);
+            db = TalaDB.open(dir, Options.builder().dimension(BenchData.DIMENSION).durability(Durability.none()).build());
+            data.intents().forEach(db::put);
+            if (!db.liveSegments().isEmpty()) {
+                throw new IllegalStateException("the intents were meant to stay in the memtable");
+            }
+            first = data.firstTimestampNs();
+            span = data.lastTimestampNs() - first;
+        }
+
+        /** The start of the next 1% of the time range, stepping through the whole range. */
+        long nextFrom() {
+            next = (next + 37) % 99;
+            return first + next * (span / 100);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            db.close();
+            FileTrees.delete(dir);
+        }
+    }
+
+    /** The newest 1% of the time range (about 300 intents), all in the memtable. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public List<Intent> scanNewestPercent(Recent r) {
+        return r.db.scan(r.first + r.span - r.span / 100, Long.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** 1% of the time range (about 300 intents) somewhere in the memtable. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public List<Intent> scanPercentOfMemtable(Recent r) {
+        long from = r.nextFrom();
+        return r.db.scan(from, from + r.span / 100, Integer.MAX_VALUE);
     }
 
     /**

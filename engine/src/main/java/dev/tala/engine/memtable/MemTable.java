@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The in-memory, sorted buffer of recent versions. It keeps every version (not only the
@@ -26,6 +27,7 @@ public final class MemTable {
 
     private final ConcurrentSkipListMap<MemKey, IntentVersion> versions = new ConcurrentSkipListMap<>();
     private final EdgeSources edgeSources = new EdgeSources();
+    private final ArrivalTimeIndex arrivals = new ArrivalTimeIndex();
     private final AtomicLong bytes = new AtomicLong();
     private final long firstWalNumber;
     private volatile long minSequence = Long.MAX_VALUE;
@@ -62,6 +64,7 @@ public final class MemTable {
             for (Edge e : version.intent().edges()) {
                 edgeSources.add(e.target(), version.id());
             }
+            arrivals.add(version);
         }
         bytes.addAndGet(estimateBytes(version));
         if (version.sequence() > maxSequence) {
@@ -94,6 +97,15 @@ public final class MemTable {
     /** All versions in key order (id ascending, newest first within an id). */
     public NavigableMap<MemKey, IntentVersion> versions() {
         return versions;
+    }
+
+    /**
+     * Every version holding an intent whose timestamp is in {@code [from, to)}, whether or not it
+     * is the newest of its id or visible to the caller, in the order they were added: a
+     * time-range scan's candidates, found without walking the whole memtable.
+     */
+    public void forEachVersionIn(long from, long to, Consumer<IntentVersion> consumer) {
+        arrivals.forEachIn(from, to, consumer);
     }
 
     /** Versions with id at or after {@code from}, in key order. */

@@ -61,19 +61,19 @@ public final class TimeRangeScan {
     private static final class MemTableCandidates extends Candidates {
         final List<IntentVersion> rows;
 
+        /**
+         * Takes the versions in the range that are their id's newest at {@code sequence}: an
+         * older one was overwritten (perhaps with a timestamp out of the range) or deleted, and
+         * a newer one is not visible yet.
+         */
         MemTableCandidates(int priority, MemTable memtable, long sequence, long from, long to) {
             super(priority);
             rows = new ArrayList<>();
-            IntentId previous = null;
-            for (IntentVersion v : memtable.versions().values()) {
-                if (v.id().equals(previous) || v.sequence() > sequence) {
-                    continue;
-                }
-                previous = v.id();
-                if (!v.isTombstone() && v.intent().timestampNs() >= from && v.intent().timestampNs() < to) {
+            memtable.forEachVersionIn(from, to, v -> {
+                if (v.sequence() <= sequence && memtable.get(v.id(), sequence).sequence() == v.sequence()) {
                     rows.add(v);
                 }
-            }
+            });
             rows.sort(Comparator.comparingLong((IntentVersion v) -> v.intent().timestampNs()).thenComparing(IntentVersion::id));
         }
 
