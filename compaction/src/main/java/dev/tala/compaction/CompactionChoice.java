@@ -33,6 +33,47 @@ public record CompactionChoice(List<SegmentMeta> inputs, int outputLevel, boolea
         }
     }
 
+    /**
+     * Refuses this choice unless it is one the engine can run over {@code liveNewestFirst}
+     * without changing what any read returns: live inputs, listed as a contiguous slice of the
+     * live list (newest first), made of whole {@link SortedRun}s, and bottommost only if it
+     * reaches the oldest live segment. The built-in policies choose only such runs; a custom one
+     * that does not would, run as chosen, bring deleted intents back (a tombstone dropped while an
+     * older segment still held the intent) or let an older version shadow a newer one.
+     *
+     * @param policy the policy's name, for the error
+     * @throws IllegalStateException naming the policy and the inputs, if the choice is refused
+     */
+    public void requireRunnableOver(List<SegmentMeta> liveNewestFirst, String policy) {
+        List<Long> live = liveNewestFirst.stream().map(SegmentMeta::id).toList();
+        int first = live.indexOf(inputs.getFirst().id());
+        if (first < 0) {
+            throw refused(policy, "segment " + inputs.getFirst().id() + " is not live", live);
+        }
+        int end = first + inputs.size();
+        if (end > live.size() || !live.subList(first, end).equals(inputIds())) {
+            throw refused(policy, "they are not a contiguous run of the live segments, newest first", live);
+        }
+        boolean startsARun = false;
+        boolean endsARun = false;
+        for (SortedRun run : SortedRun.of(liveNewestFirst)) {
+            startsARun |= run.first() == first;
+            endsARun |= run.end() == end;
+        }
+        if (!startsARun || !endsARun) {
+            throw refused(policy, "they split a sorted run (segments whose sequence ranges overlap)", live);
+        }
+        if (bottommost && end != live.size()) {
+            throw refused(policy, "the choice is marked bottommost but leaves out the oldest segment, "
+                    + live.getLast() + ", which may hold older versions of their ids", live);
+        }
+    }
+
+    private IllegalStateException refused(String policy, String why, List<Long> live) {
+        return new IllegalStateException("compaction policy '" + policy + "' chose segments " + inputIds() + ": " + why
+                + " (live segments, newest first: " + live + "); nothing was compacted");
+    }
+
     public List<Long> inputIds() {
         return inputs.stream().map(SegmentMeta::id).toList();
     }

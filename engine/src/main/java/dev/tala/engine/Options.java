@@ -248,7 +248,7 @@ public final class Options {
 
         /** When writes are acknowledged relative to the disk (default SYNC for a new database). */
         public Builder durability(Durability d) {
-            this.durability = Optional.of(Objects.requireNonNull(d));
+            this.durability = Optional.of(Objects.requireNonNull(d, "durability"));
             return this;
         }
 
@@ -277,7 +277,7 @@ public final class Options {
 
         /** What WAL damage open tolerates (default: a torn tail). */
         public Builder recoveryMode(WalRecoveryMode mode) {
-            this.recoveryMode = Objects.requireNonNull(mode);
+            this.recoveryMode = Objects.requireNonNull(mode, "recoveryMode");
             return this;
         }
 
@@ -289,7 +289,7 @@ public final class Options {
 
         /** The file layer every file access goes through (tests pass a fault-injecting one). */
         public Builder fileLayer(FileLayer layer) {
-            this.fileLayer = Objects.requireNonNull(layer);
+            this.fileLayer = Objects.requireNonNull(layer, "fileLayer");
             return this;
         }
 
@@ -305,7 +305,7 @@ public final class Options {
 
         /** Which runs of segments to merge, and when (default: size-tiered, see docs/COMPACTION.md). */
         public Builder compactionPolicy(CompactionPolicy policy) {
-            this.compactionPolicy = Objects.requireNonNull(policy);
+            this.compactionPolicy = Objects.requireNonNull(policy, "compactionPolicy");
             return this;
         }
 

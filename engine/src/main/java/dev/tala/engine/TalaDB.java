@@ -15,6 +15,7 @@ import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.engine.query.SearchHit;
+import dev.tala.engine.query.TimeRangeScan;
 import dev.tala.core.model.Status;
 import dev.tala.engine.compact.Compactor;
 import dev.tala.engine.memtable.MemTable;
@@ -174,7 +175,9 @@ public final class TalaDB implements AutoCloseable {
     /** Applies every write of {@code batch} atomically. */
     public long write(WriteBatch batch) {
         checkOpen();
-        List<WalOp> ops = batch.ops();
+        List<WalOp> ops = Objects.requireNonNull(batch, "batch").ops();
+        // Refused even when empty, as every other write is on a read-only database.
+        refuseIfReadOnly("a write");
         if (ops.isEmpty()) {
             return db.visible().get();
         }
@@ -327,6 +330,7 @@ public final class TalaDB implements AutoCloseable {
      * @return what the compaction did, or empty if there was nothing to compact
      */
     public Optional<CompactionStats> compact(CompactionProgress.Listener progress) {
+        Objects.requireNonNull(progress, "progress");
         return compacting(compactor -> compactor.compactAll(progress));
     }
 
@@ -337,6 +341,7 @@ public final class TalaDB implements AutoCloseable {
 
     /** Runs, now and on this thread, the compactions the policy would run in the background. */
     public List<CompactionStats> compactPending(CompactionProgress.Listener progress) {
+        Objects.requireNonNull(progress, "progress");
         return compacting(compactor -> compactor.compactPending(progress));
     }
 
@@ -381,12 +386,16 @@ public final class TalaDB implements AutoCloseable {
 
     /**
      * Compacts the smallest run of segments covering every one that overlaps [from, to). An
-     * empty range ({@code from >= to}) holds nothing to compact: nothing is flushed or compacted,
+     * empty range ({@code from == to}) holds nothing to compact: nothing is flushed or compacted,
      * as a scan of it returns nothing.
+     *
+     * @throws IllegalArgumentException if {@code to < from}, as a scan's range is refused
      */
     public Optional<CompactionStats> compactRange(long from, long to, CompactionProgress.Listener progress) {
         checkOpen();
         refuseIfReadOnly("a compaction");
+        Objects.requireNonNull(progress, "progress");
+        TimeRangeScan.requireOrdered(from, to);
         if (from >= to) {
             return Optional.empty();
         }

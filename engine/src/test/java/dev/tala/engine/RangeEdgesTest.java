@@ -27,14 +27,19 @@ class RangeEdgesTest {
         return Options.builder().dimension(4).durability(Durability.none()).backgroundCompaction(false).build();
     }
 
-    /** An empty range compacts nothing and flushes nothing (it threw after flushing). */
+    /**
+     * An empty range compacts nothing and flushes nothing (it threw after flushing); one that
+     * ends before it starts is refused, as a scan's is (it was taken for an empty one).
+     */
     @Test
     void compactRangeOfAnEmptyRangeIsANoOp() {
         try (TalaDB db = TalaDB.open(dir, options())) {
             db.put(intent(10));
             assertEquals(List.of(), db.scan(10, 10, 10));
             assertEquals(Optional.empty(), db.compactRange(10, 10, CompactionProgress.Listener.NONE));
-            assertEquals(Optional.empty(), db.compactRange(11, 10, CompactionProgress.Listener.NONE));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.compactRange(11, 10, CompactionProgress.Listener.NONE));
+            assertEquals("time range [11, 10) ends before it starts", e.getMessage());
             assertEquals(0, db.liveSegments().size(), "nothing was flushed");
         }
     }
@@ -53,6 +58,11 @@ class RangeEdgesTest {
                 assertThrows(IllegalArgumentException.class, () -> s.scan(20, 5, i -> true));
             }
             assertEquals(List.of(), db.scan(-5, -3, 10));
+            // The bounds as given, not as raised to 0.
+            assertEquals("time range [5, -1) ends before it starts",
+                    assertThrows(IllegalArgumentException.class, () -> db.scan(5, -1, 10)).getMessage());
+            assertEquals("time range [5, -1) ends before it starts",
+                    assertThrows(IllegalArgumentException.class, () -> SearchFilter.ALL.withTimeRange(5, -1)).getMessage());
             assertEquals(1, db.scan(10, 11, 10).size());
         }
     }

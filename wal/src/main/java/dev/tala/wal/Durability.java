@@ -20,12 +20,14 @@ public record Durability(Mode mode, Duration interval) {
     public static final Duration MAX_BATCH_INTERVAL = Duration.ofDays(1);
 
     /**
+     * @throws NullPointerException for a null mode (a log without one would force nothing)
      * @throws IllegalArgumentException for a BATCH interval that is not a whole number of
      *     milliseconds from 1 ms to {@link #MAX_BATCH_INTERVAL}: OPTIONS stores it in
      *     milliseconds, so a finer one would be reopened as another (a sub-millisecond one as 0,
      *     which then refused the database's every open)
      */
     public Durability {
+        java.util.Objects.requireNonNull(mode, "durability mode (SYNC, BATCH or NONE)");
         if (mode == Mode.BATCH && (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
                 || interval.compareTo(MAX_BATCH_INTERVAL) > 0 || !wholeMillis(interval))) {
             throw new IllegalArgumentException("BATCH durability needs an interval of whole milliseconds from 1 ms to "

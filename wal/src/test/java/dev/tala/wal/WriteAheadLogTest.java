@@ -353,6 +353,13 @@ class WriteAheadLogTest {
         assertThrows(IllegalArgumentException.class, () -> Durability.parse("batch:+5"));
     }
 
+    /** A durability without a mode is refused when built (a log given one forced nothing, from an audit). */
+    @Test
+    void aDurabilityWithoutAModeIsRefused() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> new Durability(null, null));
+        assertEquals("durability mode (SYNC, BATCH or NONE)", e.getMessage());
+    }
+
     // ---- helpers --------------------------------------------------------------------------
 
     interface ThreadBody {

@@ -155,7 +155,14 @@ public final class Compactor {
 
     /** The input size of the compaction {@code policy} would run next over {@code live}'s segments. */
     public static long pendingBytes(CompactionPolicy policy, LiveState live) {
-        return policy.pick(SegmentHandle.metas(live.segments())).map(CompactionChoice::inputBytes).orElse(0L);
+        try {
+            return policy.pick(SegmentHandle.metas(live.segments())).map(CompactionChoice::inputBytes).orElse(0L);
+        } catch (RuntimeException e) {
+            // A custom policy that throws fails the compactions that ask it (and the database,
+            // in the background, which stats reports); stats itself still answers.
+            LOG.debug("compaction policy '{}' threw while stats asked what is pending", policy.name(), e);
+            return 0;
+        }
     }
 
     private Optional<CompactionStats> runOnce(Function<List<SegmentMeta>, Optional<CompactionChoice>> select,
@@ -174,6 +181,7 @@ public final class Compactor {
                 return Optional.empty();
             }
             CompactionChoice choice = picked.get();
+            choice.requireRunnableOver(SegmentHandle.metas(segments), settings.policy().name());
             List<SegmentHandle> inputs = new ArrayList<>();
             for (long id : choice.inputIds()) {
                 inputs.add(segments.stream().filter(h -> h.id() == id).findFirst().orElseThrow());

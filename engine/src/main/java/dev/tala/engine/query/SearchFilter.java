@@ -20,11 +20,14 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
      */
     public SearchFilter {
         Objects.requireNonNull(statuses, "statuses");
+        for (Status status : statuses) {
+            Objects.requireNonNull(status, "statuses holds null");
+        }
         statuses = statuses.isEmpty() ? EnumSet.allOf(Status.class) : Set.copyOf(statuses);
+        TimeRangeScan.requireOrdered(fromTimestamp, toTimestamp);
         // No intent has a negative timestamp: a range from below 0 starts at 0, as a scan's does.
         fromTimestamp = Math.max(0, fromTimestamp);
         toTimestamp = Math.max(0, toTimestamp);
-        TimeRangeScan.requireOrdered(fromTimestamp, toTimestamp);
         if (!(minConfidence >= 0 && minConfidence <= 1)) {
             throw new IllegalArgumentException("the minimum confidence must be 0 to 1, got " + minConfidence);
         }

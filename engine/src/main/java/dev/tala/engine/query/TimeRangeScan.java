@@ -27,11 +27,12 @@ public final class TimeRangeScan {
     }
 
     /**
-     * Refuses a time range {@code [from, to)} that ends before it starts, bounds already raised
-     * to 0: an empty answer would hide arguments given in the wrong order.
+     * Refuses a time range {@code [from, to)} that ends before it starts, a bound below 0
+     * counting as 0 (no timestamp is lower): an empty answer would hide arguments given in the
+     * wrong order. The error shows the bounds as they were given.
      */
-    static void requireOrdered(long from, long to) {
-        if (to < from) {
+    public static void requireOrdered(long from, long to) {
+        if (Math.max(to, 0) < Math.max(from, 0)) {
             throw new IllegalArgumentException("time range [" + from + ", " + to + ") ends before it starts");
         }
     }
@@ -156,10 +157,9 @@ public final class TimeRangeScan {
     public static long scan(ReadView view, long sequence, long from, long to, Predicate<Intent> consumer) {
         // Timestamps are never negative, and segments compare them unsigned: a negative bound
         // would read as a huge one there while memtables compared it signed.
-        from = Math.max(from, 0);
-        to = Math.max(to, 0);
         requireOrdered(from, to);
-        if (from == to) {
+        from = Math.max(from, 0);
+        if (from >= to) {
             return 0;
         }
         List<Candidates> sources = new ArrayList<>();
