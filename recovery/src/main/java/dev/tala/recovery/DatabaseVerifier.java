@@ -106,7 +106,7 @@ public final class DatabaseVerifier {
                 problems.add(new Problem(e.file(), 0, e.getMessage()));
             } catch (IOException e) {
                 // One unreadable file (permissions, a failing disk) is a finding; the others are still checked.
-                problems.add(new Problem(p.toString(), 0, "cannot be read: " + e));
+                problems.add(new Problem(p.toString(), 0, "cannot be read: " + StorageException.describe(e)));
             }
         }
 
@@ -175,7 +175,7 @@ public final class DatabaseVerifier {
             }
             return verdict;
         } catch (IOException e) {
-            return verdict + "; it cannot be read: " + e;
+            return verdict + "; it cannot be read: " + StorageException.describe(e);
         }
     }
 }

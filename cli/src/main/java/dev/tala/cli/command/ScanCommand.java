@@ -13,7 +13,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "scan", description = "List the intents whose timestamp is in [--from, --to), oldest first.",
-        footer = {"", "Example:", "  tala scan --db ./tala-data --from 1735689600000000000 --to 1735693200000000000 --limit 20"})
+        footer = {"", "Example:", "  tala scan --db ./tala-data --from 1735689600000000000 \\",
+        "      --to 1735693200000000000 --limit 20"})
 public final class ScanCommand implements Callable<Integer> {
     @Mixin
     DbOptions common;

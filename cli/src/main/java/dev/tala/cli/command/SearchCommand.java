@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 @Command(name = "search", header = "The intents most similar to an intent or a vector (exact cosine).", description = {"The intents most similar to another intent (--like) or to a vector (--vector),",
     "by cosine similarity of their embeddings; exact (every live vector is scored)."},
         footer = {"", "Examples:", "  tala search --db ./tala-data --like 0190a6f2-7c1e-7a3b-9f00-0123456789ab -k 5",
-            "  tala search --db ./tala-data --vector '[0.1, 0.2, 0.3, 0.4]' --status failure --json"})
+            "  tala search --db ./tala-data --vector '[0.1, 0.2, 0.3, 0.4]' \\", "      --status failure --json"})
 public final class SearchCommand implements Callable<Integer> {
     @Mixin
     DbOptions common;

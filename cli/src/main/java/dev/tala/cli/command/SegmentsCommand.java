@@ -35,7 +35,15 @@ public final class SegmentsCommand implements Callable<Integer> {
         FileLayer fs = LocalFileLayer.INSTANCE;
         DatabaseLayout layout = new DatabaseLayout(common.dir());
         common.requireDatabaseFile(layout.manifestFile());
-        List<Map<String, Object>> rows = listSegments(fs, layout);
+        Listing listing = listSegments(fs, layout);
+        List<Map<String, Object>> rows = listing.rows();
+        if (listing.manifest().tornTailBytes() > 0) {
+            // Not an error of this listing, which shows what an open sees; but a torn edit may be
+            // a crash's unfinished one or damage to a finished one, and only verify can tell.
+            System.err.println("[WARN] segments: " + layout.manifestFile() + " ends in " + listing.manifest().tornTailBytes()
+                    + " bytes from offset " + listing.manifest().validEnd() + " that are not a whole edit; they are ignored,"
+                    + " as an open ignores them ('tala verify' tells whether they listed segments that are now missing)");
+        }
         List<Map<String, Object>> unreadable = rows.stream().filter(r -> r.containsKey("error")).toList();
         int exit = unreadable.isEmpty() ? 0 : 1;
         if (common.json()) {
@@ -66,11 +74,12 @@ public final class SegmentsCommand implements Callable<Integer> {
      * then the MANIFEST has moved on, and the listing starts again from it. A listed segment
      * that cannot be read is reported.
      */
-    private static List<Map<String, Object>> listSegments(FileLayer fs, DatabaseLayout layout) throws IOException {
+    private static Listing listSegments(FileLayer fs, DatabaseLayout layout) throws IOException {
         for (int attempt = 1; ; attempt++) {
             List<Map<String, Object>> rows = new ArrayList<>();
             boolean stale = false;
-            for (SegmentMeta m : listed(fs, layout).values()) {
+            ManifestReader.Result manifest = ManifestReader.read(fs, layout.manifestFile());
+            for (SegmentMeta m : manifest.state().segments().values()) {
                 SegmentInfo info;
                 try {
                     info = SegmentReader.readSummary(fs, layout.segmentFile(m.id()), SegmentOpenOption.ALLOW_PARTIAL);
@@ -86,9 +95,13 @@ public final class SegmentsCommand implements Callable<Integer> {
                 rows.add(row(m, info));
             }
             if (!stale) {
-                return rows;
+                return new Listing(rows, manifest);
             }
         }
+    }
+
+    /** The rows of the listed segments, and the MANIFEST read they were listed from. */
+    private record Listing(List<Map<String, Object>> rows, ManifestReader.Result manifest) {
     }
 
     private static Map<Long, SegmentMeta> listed(FileLayer fs, DatabaseLayout layout) throws IOException {
