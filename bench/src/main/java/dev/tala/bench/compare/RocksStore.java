@@ -124,7 +124,7 @@ final class RocksStore implements Store {
             for (it.seekToFirst(); it.isValid(); it.next(), row++) {
                 MemorySegment value = MemorySegment.ofArray(it.value());
                 long dotNorm = VectorKernels.dotAndNorm(EmbeddingType.F32, query, value, EMBEDDING_OFFSET);
-                if (top.offer(Metric.COSINE.score(dotNorm, query), row)) {
+                if (top.offer(Metric.COSINE.score(dotNorm, query, EmbeddingType.F32, value, EMBEDDING_OFFSET), row)) {
                     kept.put(row, IntentId.fromBytes(it.key()));
                 }
             }

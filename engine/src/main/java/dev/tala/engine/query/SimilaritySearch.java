@@ -16,6 +16,7 @@ import dev.tala.segment.vector.Query;
 import dev.tala.segment.vector.TopK;
 import dev.tala.segment.vector.VectorKernels;
 import dev.tala.segment.vector.VectorScoring;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -134,8 +135,9 @@ public final class SimilaritySearch {
             if (v.isTombstone() || !filter.accepts(v.intent()) || shadowedByMemtable(v.id(), m)) {
                 continue;
             }
-            long dotNorm = VectorKernels.dotAndNorm(EmbeddingType.F32, query, v.intent().embeddingView(), 0);
-            float score = metric.score(dotNorm, query);
+            MemorySegment embedding = v.intent().embeddingView();
+            long dotNorm = VectorKernels.dotAndNorm(EmbeddingType.F32, query, embedding, 0);
+            float score = metric.score(dotNorm, query, EmbeddingType.F32, embedding, 0);
             if (score == score && top.offer(score, ((long) m << SOURCE_SHIFT) | candidates.size())) {
                 candidates.add(v.intent());
             }

@@ -138,4 +138,45 @@ class ExtremeEmbeddingsTest {
             }
         }
     }
+
+    /**
+     * An embedding whose squared norm f32 cannot hold (components of 1e20, or of 1e-25) scored 0
+     * against every query, its own direction included: stored, but never found (from an audit).
+     * It is found first by its direction, from the memtable and after a flush, in f32 and bf16.
+     */
+    @Test
+    void anEmbeddingOfAnySizeIsFoundByItsDirection() {
+        float[] direction = new float[DIM];
+        float[] other = new float[DIM];
+        for (int i = 0; i < DIM; i++) {
+            direction[i] = i % 3;
+            other[i] = i % 3 == 0 ? 1 : 0;
+        }
+        for (EmbeddingType type : List.of(EmbeddingType.F32, EmbeddingType.BF16)) {
+            for (float size : new float[] {1e20f, 1e-25f}) {
+                float[] stored = direction.clone();
+                for (int i = 0; i < DIM; i++) {
+                    stored[i] *= size;
+                }
+                Options options = Options.builder().dimension(DIM).embeddingType(type).durability(Durability.none())
+                        .backgroundCompaction(false).build();
+                Path db = dir.resolve(type.label() + "-" + size);
+                try (TalaDB open = TalaDB.open(db, options)) {
+                    open.put(intent(1, other));
+                    Intent found = intent(2, stored);
+                    open.put(found);
+                    IntentId id = found.id();
+                    for (int round = 0; round < 2; round++) {
+                        for (float[] query : List.of(direction, stored)) {
+                            List<SearchHit> hits = open.search(query, 1, SearchFilter.ALL);
+                            String what = type.label() + " at size " + size + (round == 0 ? ", memtable" : ", segment");
+                            assertEquals(id, hits.getFirst().intent().id(), what);
+                            assertEquals(1f, hits.getFirst().score(), 1e-3f, what);
+                        }
+                        open.flush();
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,13 +1,16 @@
 package dev.tala.segment.vector;
 
+import dev.tala.segment.EmbeddingType;
+import java.lang.foreign.MemorySegment;
+
 /** What a similarity search ranks by; higher scores are more similar for both. */
 public enum Metric {
     /**
      * dot / (|query| * |x|), in [-1, 1]. A zero stored or query vector scores 0 (it has no
-     * direction), never NaN; so does a stored vector whose squared norm overflows f32 or
-     * underflows to 0 in f32 (every component below about 2.6e-23 in magnitude). A stored vector
-     * whose squared norm is subnormal in f32 (every component below about 1e-19) scores with
-     * less precision, as its norm keeps only a few significant bits. The query's size does not
+     * direction), never NaN. A stored vector of any finite size scores by its direction: one
+     * whose squared norm the kernels' f32 sums cannot hold (components above about 1.8e19, or all
+     * below about 1e-19) is scored again from its components in double
+     * ({@link #score(long, Query, EmbeddingType, MemorySegment, long)}). The query's size does not
      * matter when it is made by {@link #query}, which scales it by a power of two first.
      */
     COSINE,
@@ -41,19 +44,39 @@ public enum Metric {
         return Query.of(scaled);
     }
 
-    /** The score of a stored vector from its kernel result ({@link DotNorm}) and the query. */
+    /**
+     * The score of a stored vector from its kernel result ({@link DotNorm}) and the query. For
+     * {@link #COSINE}, a vector whose squared norm is out of f32's normal range scores 0 here;
+     * {@link #score(long, Query, EmbeddingType, MemorySegment, long)} scores it by its direction.
+     */
     public float score(long dotNorm, Query query) {
         float dot = DotNorm.dot(dotNorm);
         return this == DOT ? dot : cosine(dot, DotNorm.squaredNorm(dotNorm), query.squaredNorm());
     }
 
     /**
+     * The score of the {@code type} vector at {@code vectors[offset]} from its kernel result
+     * {@code dotNorm}. Under {@link #COSINE}, where the result's squared norm is out of f32's
+     * normal range (infinite, subnormal or 0), the vector is scored again in double
+     * ({@link ScalarKernels#cosine}); such vectors are rare, so the check is all most pay.
+     */
+    public float score(long dotNorm, Query query, EmbeddingType type, MemorySegment vectors, long offset) {
+        if (this == COSINE) {
+            float squaredNorm = DotNorm.squaredNorm(dotNorm);
+            if (!(squaredNorm >= Float.MIN_NORMAL && squaredNorm <= Float.MAX_VALUE)) {
+                return ScalarKernels.cosine(type, query, vectors, offset);
+            }
+        }
+        return score(dotNorm, query);
+    }
+
+    /**
      * Cosine from the parts, in double so that the product of the two squared norms cannot
      * overflow; clamped to [-1, 1] against rounding.
      */
-    static float cosine(float dot, float squaredNorm, double querySquaredNorm) {
+    static float cosine(double dot, double squaredNorm, double querySquaredNorm) {
         double denominator = Math.sqrt(squaredNorm * querySquaredNorm);
-        if (!(denominator > 0) || denominator == Double.POSITIVE_INFINITY || !Float.isFinite(dot)) {
+        if (!(denominator > 0) || denominator == Double.POSITIVE_INFINITY || !Double.isFinite(dot)) {
             return 0f;
         }
         return (float) Math.max(-1.0, Math.min(1.0, dot / denominator));

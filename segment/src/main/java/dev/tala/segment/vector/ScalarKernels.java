@@ -28,6 +28,23 @@ public final class ScalarKernels {
      * {@code query.dimension()} components at {@code vectors[offset]}, packed as by {@link DotNorm}.
      */
     public static long dotAndNorm(EmbeddingType type, Query query, MemorySegment vectors, long offset) {
+        double[] sums = sums(type, query, vectors, offset);
+        return DotNorm.pack((float) sums[0], (float) sums[1]);
+    }
+
+    /**
+     * The cosine of {@code query} and the {@code type} vector at {@code vectors[offset]}, from
+     * sums in double that no f32 vector can overflow or underflow: for the vectors whose squared
+     * norm the f32 result of {@link #dotAndNorm} cannot hold (components above about 1.8e19 or
+     * all below about 1e-19), which a cosine from it would score 0.
+     */
+    public static float cosine(EmbeddingType type, Query query, MemorySegment vectors, long offset) {
+        double[] sums = sums(type, query, vectors, offset);
+        return Metric.cosine(sums[0], sums[1], query.squaredNorm());
+    }
+
+    /** The dot product with {@code query} and the squared norm, in double. */
+    private static double[] sums(EmbeddingType type, Query query, MemorySegment vectors, long offset) {
         float[] q = query.values();
         double dot = 0;
         double norm = 0;
@@ -65,7 +82,7 @@ public final class ScalarKernels {
                 }
             }
         }
-        return DotNorm.pack((float) dot, (float) norm);
+        return new double[] {dot, norm};
     }
 
     /**

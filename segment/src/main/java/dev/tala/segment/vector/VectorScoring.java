@@ -69,22 +69,26 @@ public final class VectorScoring {
         switch (type) {
             case F32 -> {
                 for (int s = fromSlot; s < toSlot; s++) {
-                    out[s - fromSlot] = metric.score(F32Kernel.dotAndNorm(query, region, s * stride), query);
+                    out[s - fromSlot] = metric.score(F32Kernel.dotAndNorm(query, region, s * stride), query,
+                            EmbeddingType.F32, region, s * stride);
                 }
             }
             case F16 -> {
                 for (int s = fromSlot; s < toSlot; s++) {
-                    out[s - fromSlot] = metric.score(F16Kernel.dotAndNorm(query, region, s * stride), query);
+                    out[s - fromSlot] = metric.score(F16Kernel.dotAndNorm(query, region, s * stride), query,
+                            EmbeddingType.F16, region, s * stride);
                 }
             }
             case BF16 -> {
                 for (int s = fromSlot; s < toSlot; s++) {
-                    out[s - fromSlot] = metric.score(Bf16Kernel.dotAndNorm(query, region, s * stride), query);
+                    out[s - fromSlot] = metric.score(Bf16Kernel.dotAndNorm(query, region, s * stride), query,
+                            EmbeddingType.BF16, region, s * stride);
                 }
             }
             case INT8 -> {
                 for (int s = fromSlot; s < toSlot; s++) {
-                    out[s - fromSlot] = metric.score(Int8Kernel.dotAndNorm(query, region, s * stride), query);
+                    out[s - fromSlot] = metric.score(Int8Kernel.dotAndNorm(query, region, s * stride), query,
+                            EmbeddingType.INT8, region, s * stride);
                 }
             }
         }

@@ -235,6 +235,39 @@ class VectorScoringTest {
         }
     }
 
+    /**
+     * A stored vector scores by its direction whatever its size. Components of 1e20 overflow the
+     * f32 squared norm and components of 1e-25 underflow it to 0, and both scored 0 against
+     * every query, their own direction included: stored, but never found (from an audit). Now
+     * they score as the same direction at unit size, from the memtable's f32 and from every
+     * segment type that can hold them, and rank first.
+     */
+    @Test
+    void aStoredVectorOfAnySizeScoresByItsDirection() {
+        int dim = 4;
+        float[] direction = {1f, 2f, 0f, 1f};
+        float[] other = {0f, 0f, 1f, 0f};
+        for (float size : new float[] {1e20f, 1e30f, 1e-25f, 1e-40f, 1f}) {
+            float[] stored = new float[dim];
+            for (int i = 0; i < dim; i++) {
+                stored[i] = direction[i] * size;
+            }
+            for (EmbeddingType type : List.of(EmbeddingType.F32, EmbeddingType.BF16, EmbeddingType.INT8)) {
+                long stride = type.stride(dim);
+                MemorySegment region = MemorySegment.ofArray(new byte[(int) (2 * stride)]);
+                StoredVectors.store(type, other, region, 0);
+                StoredVectors.store(type, stored, region, stride);
+                float[] out = scores(region, stride, type, dim, direction);
+                assertEquals(0f, out[0], type.label() + " orthogonal");
+                assertEquals(1f, out[1], 1e-3f, type.label() + " the same direction at size " + size);
+                TopK top = new TopK(1);
+                VectorScoring.topK(region, stride, 0, 2, type, dim, Metric.COSINE.query(direction), Metric.COSINE,
+                        KEY_BASE, top);
+                assertEquals(KEY_BASE + 1, top.sorted().getFirst().key(), type.label() + " at size " + size);
+            }
+        }
+    }
+
     private static float[] scores(MemorySegment region, long stride, EmbeddingType type, int dim, float[] query) {
         float[] out = new float[(int) (region.byteSize() / stride)];
         VectorScoring.score(region, stride, 0, out.length, type, dim, Metric.COSINE.query(query), Metric.COSINE, out);
