@@ -2,8 +2,15 @@ package dev.tala.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.wal.Durability;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,7 +18,10 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,5 +127,64 @@ class DamagedDatabaseReportsTest {
         Path db = work.resolve("intact");
         assertEquals(0, tala("init", "--db", db.toString(), "--dim", "4").exit());
         return db;
+    }
+
+    /** A database whose newest WAL file ends in 10 bytes of garbage, as a torn write leaves it. */
+    private Path databaseWithATornWalTail() throws IOException {
+        Path db = work.resolve("torn");
+        try (TalaDB open = TalaDB.open(db, Options.builder().dimension(4).durability(Durability.none()).build())) {
+            open.put(Intent.builder().id(IntentId.of(1, 1)).embedding(new float[] {1, 0, 0, 0}).build());
+        }
+        Path wal;
+        try (Stream<Path> files = Files.list(db.resolve("wal"))) {
+            wal = files.filter(p -> p.toString().endsWith(".wal")).sorted().toList().getLast();
+        }
+        Files.write(wal, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, StandardOpenOption.APPEND);
+        return db;
+    }
+
+    private static long mentions(String text, String what) {
+        return text.lines().filter(l -> l.contains(what)).count();
+    }
+
+    /**
+     * recover printed that nothing needed repair because "the last shutdown was clean" after a
+     * kill (which leaves whole records to replay), and every repair was logged twice: on its
+     * own line, then again in the summary.
+     */
+    @Test
+    void aRepairIsLoggedOnceAndACleanRecoveryClaimsNoCleanShutdown() throws IOException {
+        Run recover = tala("recover", "--db", databaseWithATornWalTail().toString());
+        assertEquals(0, recover.exit(), recover.err());
+        assertEquals(1, mentions(recover.out(), "truncated wal tail"), recover.out());
+        assertEquals(1, mentions(recover.err(), "truncated wal tail"), recover.err());
+        Run again = tala("recover", "--db", work.resolve("torn").toString());
+        assertTrue(again.out().contains("nothing to repair: no torn or damaged WAL record, torn MANIFEST edit or"
+                + " partial segment; 'tala verify' checks every segment's checksums"), again.out());
+        assertFalse(again.out().contains("shutdown"), again.out());
+    }
+
+    /** An open that fails after cutting a torn WAL tail still says that it cut it. */
+    @Test
+    void anOpenThatFailsAfterARepairLogsTheRepair() throws IOException {
+        Path db = databaseWithATornWalTail();
+        Set<Path> before;
+        try (Stream<Path> files = Files.list(db.resolve("wal"))) {
+            before = files.collect(Collectors.toSet());
+        }
+        // The repair forces the file it cut; the open then fails to start its own WAL file.
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(work.resolve("stash"));
+        fault.failForces(p -> p.toString().endsWith(".wal") && !before.contains(p));
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThrows(RuntimeException.class, () -> TalaDB.open(db, Options.builder().fileLayer(fault).build()).close());
+        } finally {
+            System.setErr(err);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(1, mentions(log, "truncated wal tail"), log);
+        assertTrue(log.contains("(before the open failed)"), log);
     }
 }

@@ -69,6 +69,8 @@ public final class DatabaseRecovery implements AutoCloseable {
      */
     private final boolean besideWriter;
     private final List<Action> actions = new ArrayList<>();
+    /** Whether {@link #report} has logged the actions (see {@link #close}). */
+    private boolean reported;
     private final List<RecoveryReport.Step> steps = new ArrayList<>();
     private DirectoryLock lock;
     private ManifestState manifest;
@@ -358,6 +360,7 @@ public final class DatabaseRecovery implements AutoCloseable {
         int listed = (segments.isEmpty() ? liveSegments : segments.size()) + addedSegments;
         RecoveryReport report = new RecoveryReport(List.copyOf(actions), replay, List.copyOf(steps), listed,
                 manifestTornBytes, lastSequence);
+        reported = true;
         if (report.isClean() || besideWriter) {
             // One line for an open that repaired nothing; the timed steps are there for whoever asks.
             LOG.info("{}", report.headline());
@@ -383,9 +386,18 @@ public final class DatabaseRecovery implements AutoCloseable {
         return out;
     }
 
-    /** Releases whatever the caller did not take. */
+    /**
+     * Releases whatever the caller did not take. An open that fails after recovery changed
+     * files never logs its report, so the changes are logged here: an operator reading why the
+     * open failed also learns what it had already repaired.
+     */
     @Override
     public void close() {
+        if (!reported && !besideWriter) {
+            for (Action a : actions) {
+                LOG.warn("recovery: {} (before the open failed)", a);
+            }
+        }
         segments.values().forEach(SegmentReader::close);
         segments.clear();
         if (lock != null) {
@@ -703,11 +715,8 @@ public final class DatabaseRecovery implements AutoCloseable {
                 + " (read-only open beside the writer that has the database open: likely its work in progress)"
                 : reason + "; left as it is (read-only open)");
         actions.add(a);
-        if (besideWriter) {
-            LOG.debug("recovery: {}", a);
-        } else {
-            LOG.warn("recovery: {}", a);
-        }
+        // Logged once, in the report's summary; or by close, if the open fails before it.
+        LOG.debug("recovery: {}", a);
     }
 
     private void step(String name) {

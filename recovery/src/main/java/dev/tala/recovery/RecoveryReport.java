@@ -37,7 +37,11 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
         return replay == null ? 0 : replay.recordsApplied();
     }
 
-    /** True when recovery changed nothing and dropped nothing: the last shutdown was clean. */
+    /**
+     * True when recovery repaired nothing and dropped nothing: no torn or damaged WAL record, torn
+     * MANIFEST edit, partial or unlisted segment. Whole records a crash left are replayed, which
+     * is not a repair, so a database killed between writes is clean too.
+     */
     public boolean isClean() {
         return actions.stream().noneMatch(a -> a.kind() != Action.Kind.DELETED_OBSOLETE_WAL
                 && a.kind() != Action.Kind.DELETED_OBSOLETE_SEGMENT && a.kind() != Action.Kind.DELETED_TEMPORARY_FILE)

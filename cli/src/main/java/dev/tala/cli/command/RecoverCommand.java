@@ -63,7 +63,10 @@ public final class RecoverCommand implements Callable<Integer> {
                 common.dir(), recoveryMode.label(), Counts.of(report.liveSegments(), "live segment"),
                 Counts.of(report.recordsReplayed(), "WAL record"), report.lastSequence());
         if (report.isClean()) {
-            System.out.println("nothing to repair: the last shutdown was clean");
+            // Not "the last shutdown was clean": a kill leaves whole records to replay, and this
+            // open reads no segment's data, so damage there is verify's to find.
+            System.out.println("nothing to repair: no torn or damaged WAL record, torn MANIFEST edit or partial"
+                    + " segment; 'tala verify' checks every segment's checksums");
         } else {
             Table t = new Table("action", "file", "reason");
             for (RecoveryReport.Action a : report.actions()) {
