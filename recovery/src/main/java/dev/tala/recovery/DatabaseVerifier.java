@@ -14,6 +14,7 @@ import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.ReplayReport;
+import dev.tala.wal.WalHoleException;
 import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WalReplayer;
 import java.io.IOException;
@@ -56,13 +57,17 @@ public final class DatabaseVerifier {
         int files = 0;
         long bytes = 0;
         ManifestState state;
+        Problem tornEdit = null;
+        long tornBytes = 0;
         try {
             ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
             files++;
             bytes += fs.size(layout.manifestFile());
             if (m.tornTailBytes() > 0) {
-                problems.add(new Problem(layout.manifestFile().toString(), m.validEnd(),
-                        "torn last edit (" + m.tornTailBytes() + " bytes); the next open drops it"));
+                tornBytes = m.tornTailBytes();
+                tornEdit = new Problem(layout.manifestFile().toString(), m.validEnd(),
+                        "torn last edit (" + m.tornTailBytes() + " bytes); the next open drops it");
+                problems.add(tornEdit);
             }
             state = m.state();
         } catch (CorruptionException e) {
@@ -116,6 +121,9 @@ public final class DatabaseVerifier {
             bytes += fs.size(p);
         }
         long reached = state.lastSequence();
+        // Sequences in no listed segment and no WAL file: an unlisted segment holding them is the
+        // data a damaged MANIFEST edit listed, which a default open refuses to drop.
+        WalHoleException hole = null;
         try {
             List<String> wrongDimension = new ArrayList<>();
             ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED,
@@ -140,16 +148,17 @@ public final class DatabaseVerifier {
                 }
             }
         } catch (TalaException e) {
+            hole = e instanceof WalHoleException h ? h : null;
             problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
-        }
-        for (Path p : unlisted) {
-            problems.add(new Problem(p.toString(), 0, unlistedVerdict(fs, p, reached)));
         }
         // Skipping lists every damaged record but forgives what a default open refuses (say, an
         // empty WAL file that is not the newest), so the open's own verdict is added when it differs.
         try {
             WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
         } catch (CorruptionException e) {
+            if (hole == null && e instanceof WalHoleException h) {
+                hole = h;
+            }
             if (problems.stream().noneMatch(p -> p.file().equals(e.file()) && p.offset() == e.offset())) {
                 problems.add(new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)"));
             }
@@ -158,24 +167,46 @@ public final class DatabaseVerifier {
                 problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
             }
         }
+        boolean editLost = hole != null;
+        for (Path p : unlisted) {
+            Verdict verdict = unlistedVerdict(fs, p, reached, hole);
+            editLost |= verdict.listedByALostEdit();
+            problems.add(new Problem(p.toString(), 0, verdict.what()));
+        }
+        if (tornEdit != null && editLost) {
+            // Not a crash's unfinished edit, which the WAL would still cover, but a finished one
+            // damaged since: the open that would drop it refuses instead.
+            problems.set(problems.indexOf(tornEdit), new Problem(tornEdit.file(), tornEdit.offset(),
+                    "damaged last edit (" + tornBytes + " bytes): what it listed is in no listed segment and no WAL"
+                    + " file, so it was a finished edit; a default open refuses this"));
+        }
         return new VerifyReport(List.copyOf(problems), files, bytes);
     }
 
+    /** What the next open does with an unlisted segment, and whether a lost MANIFEST edit listed it. */
+    private record Verdict(String what, boolean listedByALostEdit) {
+    }
+
     /** What the next open does with a segment the MANIFEST does not list (docs/RECOVERY.md, step 4). */
-    private static String unlistedVerdict(FileLayer fs, Path segment, long reached) {
-        String verdict = "not listed in the MANIFEST (the next open removes it or moves it to lost/)";
+    private static Verdict unlistedVerdict(FileLayer fs, Path segment, long reached, WalHoleException hole) {
+        String removed = "not listed in the MANIFEST (the next open removes it or moves it to lost/)";
         try {
             if (UnlistedSegments.whyIncomplete(fs, segment) == null) {
                 long newest = UnlistedSegments.newestSequence(fs, segment);
                 if (newest > reached) {
-                    return "not listed in the MANIFEST, and holds sequences up to " + newest + " that neither the"
-                            + " MANIFEST nor the WAL reaches (" + reached + "): the edit that listed it is damaged;"
-                            + " a default open refuses this";
+                    return new Verdict("not listed in the MANIFEST, and holds sequences up to " + newest + " that"
+                            + " neither the MANIFEST nor the WAL reaches (" + reached + "): the edit that listed it is"
+                            + " damaged; a default open refuses this", true);
+                }
+                if (hole != null && newest >= hole.firstMissing()) {
+                    return new Verdict("not listed in the MANIFEST, and holds sequences up to " + newest + ", where "
+                            + hole.firstMissing() + ".." + hole.lastMissing() + " are in no listed segment and no WAL"
+                            + " file: the edit that listed it is damaged; a default open refuses this", true);
                 }
             }
-            return verdict;
+            return new Verdict(removed, false);
         } catch (IOException e) {
-            return verdict + "; it cannot be read: " + StorageException.describe(e);
+            return new Verdict(removed + "; it cannot be read: " + StorageException.describe(e), false);
         }
     }
 }

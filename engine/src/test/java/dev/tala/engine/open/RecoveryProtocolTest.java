@@ -579,11 +579,15 @@ class RecoveryProtocolTest {
             byte[] bytes = Files.readAllBytes(manifest);
             bytes[bytes.length - 10] ^= 0x10;
             Files.write(manifest, bytes);
-            if (walRecords == 0) {
-                VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
-                assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
-                        && p.what().contains("a default open refuses this")), verify.problems().toString());
-            }
+            // With records after it in the WAL, verify said the next open would remove the
+            // segment or move it to lost/ (from an operator's audit): a default open refuses.
+            VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
+            assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
+                    && p.what().contains("the edit that listed it is damaged; a default open refuses this")),
+                    verify.problems().toString());
+            assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(manifest.toString())
+                    && p.what().startsWith("damaged last edit (") && p.what().endsWith("so it was a finished edit;"
+                    + " a default open refuses this")), verify.problems().toString());
             for (WalRecoveryMode strict : List.of(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
                     WalRecoveryMode.ABSOLUTE_CONSISTENCY)) {
                 CorruptionException e = assertThrows(CorruptionException.class,
