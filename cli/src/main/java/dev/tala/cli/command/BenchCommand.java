@@ -49,6 +49,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (dir != null && Files.exists(dir)) {
             throw new TalaException(dir + " exists; bench needs a directory it can create and delete");
         }
+        if (quick && (intents != null || writeAmpIntents != null)) {
+            // It was ignored: the run an operator asked for was not the one made.
+            throw new IllegalArgumentException("--quick and " + (intents != null ? "--intents" : "--write-amp")
+                    + " each choose the run's size; give one");
+        }
         PrintStream progress = json ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
         if (writeAmpIntents != null) {
             return writeAmplification(progress);

@@ -3,6 +3,7 @@ package dev.tala.cli.command;
 import dev.tala.cli.demo.NarrativeGenerator;
 import dev.tala.cli.demo.NarrativeRun;
 import dev.tala.cli.demo.TextEmbedder;
+import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.IntentText;
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Progress;
@@ -68,10 +69,10 @@ public final class DemoCommand implements Callable<Integer> {
                         : NarrativeGenerator.defaultStartNs(seed);
                 // Under --json only the report at the end goes to stdout.
                 if (!json && newest.isPresent()) {
-                    out.printf("%s already holds %,d intents; adding %,d more after them%n", db.directory(), before,
-                            intents);
+                    out.printf("%s already holds %s; adding %,d more after them%n", db.directory(),
+                            Counts.of(before, "intent"), intents);
                 } else if (!json) {
-                    out.printf("creating a database of %,d intents in %s%n", intents, db.directory());
+                    out.printf("creating a database of %s in %s%n", Counts.of(intents, "intent"), db.directory());
                 }
             }
             NarrativeRun run = new NarrativeGenerator(seed, embedder.dimension(), embedder, start).run(intents);
@@ -109,8 +110,8 @@ public final class DemoCommand implements Callable<Integer> {
         progress.finish();
         double seconds = progress.elapsedSeconds();
         if (!json) {
-            out.printf("ingested %,d intents in %.1f s (%,.0f intents/s, SYNC durability, batches of %d)%n", done,
-                    seconds, done / Math.max(seconds, 1e-9), BATCH);
+            out.printf("ingested %s in %.1f s (%,.0f intents/s, SYNC durability, batches of %d)%n",
+                    Counts.of(done, "intent"), seconds, done / Math.max(seconds, 1e-9), BATCH);
         }
         db.flush();
         return seconds;
