@@ -1,11 +1,10 @@
 package dev.tala.cli;
 
+import static dev.tala.cli.InProcess.tala;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.tala.cli.InProcess.Run;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,25 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandWordingTest {
     @TempDir
     Path work;
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static synchronized Run tala(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            int exit = TalaCli.run(args);
-            return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-    }
 
     /** It said "creating a database of 1 intents" and "ingested 1 intents". */
     @Test

@@ -1,10 +1,12 @@
 package dev.tala.cli;
 
+import static dev.tala.cli.InProcess.tala;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.cli.InProcess.Run;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
@@ -27,32 +29,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * From an operator's audit of the CLI: what verify and segments say of a database damaged in
- * ways an operator meets. Runs the commands in this JVM, which is quicker than
- * {@link CliSubprocessTest}'s child processes.
+ * From an operator's audit of the CLI: what verify, segments and recover say of a database
+ * damaged in ways an operator meets, and what recovery logs.
  */
 class DamagedDatabaseReportsTest {
     @TempDir
     Path work;
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static synchronized Run tala(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            int exit = TalaCli.run(args);
-            return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-    }
 
     /** A 4-dimensional database with two segments, each listed by its own MANIFEST edit. */
     private Path databaseWithTwoSegments() throws IOException {
