@@ -35,8 +35,9 @@ public record CompactionChoice(List<SegmentMeta> inputs, int outputLevel, boolea
 
     /**
      * Refuses this choice unless it is one the engine can run over {@code liveNewestFirst}
-     * without changing what any read returns: live inputs, listed as a contiguous slice of the
-     * live list (newest first), made of whole {@link SortedRun}s, and bottommost only if it
+     * without changing what any read returns: live inputs, described as the live list describes
+     * them and listed as a contiguous slice of it (newest first), made of whole
+     * {@link SortedRun}s, and bottommost only if it
      * reaches the oldest live segment. The built-in policies choose only such runs; a custom one
      * that does not would, run as chosen, bring deleted intents back (a tombstone dropped while an
      * older segment still held the intent) or let an older version shadow a newer one.
@@ -53,6 +54,14 @@ public record CompactionChoice(List<SegmentMeta> inputs, int outputLevel, boolea
         int end = first + inputs.size();
         if (end > live.size() || !live.subList(first, end).equals(inputIds())) {
             throw refused(policy, "they are not a contiguous run of the live segments, newest first", live);
+        }
+        for (int i = 0; i < inputs.size(); i++) {
+            // A move records the inputs as given: a stale description (a list from before an
+            // earlier compaction) would go into the MANIFEST, and scans would skip by its times.
+            if (!inputs.get(i).equals(liveNewestFirst.get(first + i))) {
+                throw refused(policy, "segment " + inputs.get(i).id() + " is described otherwise than the live one ("
+                        + inputs.get(i) + " against " + liveNewestFirst.get(first + i) + ")", live);
+            }
         }
         boolean startsARun = false;
         boolean endsARun = false;

@@ -3,6 +3,7 @@ package dev.tala.compaction;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.compaction.CompactionChoice.Reason;
 import dev.tala.segment.SegmentMeta;
@@ -67,6 +68,20 @@ class CompactionChoiceTest {
                 refusal(choice(false, 1, 2)));
         refusal(choice(false, 3, 4));
         refusal(choice(false, 3));
+    }
+
+    /**
+     * A choice made from a stale list: live ids, other metadata. A move recorded it in the
+     * MANIFEST as given, and scans skipped the segments by their wrong time range (from a review).
+     */
+    @Test
+    void inputsDescribedOtherwiseThanTheLiveSegmentsAreRefused() {
+        SegmentMeta first = LIVE.getFirst();
+        SegmentMeta stale = new SegmentMeta(first.id(), first.level(), first.fileSize(), first.rows(), 5_000_000,
+                5_000_001, first.minSequence(), first.maxSequence(), first.compacted());
+        String refusal = refusal(new CompactionChoice(List.of(stale), 1, false, Reason.SIZE_RATIO));
+        assertTrue(refusal.startsWith("compaction policy 'custom' chose segments [1]: segment 1 is described otherwise"
+                + " than the live one ("), refusal);
     }
 
     /** It failed with NoSuchElementException ("No value present"). */

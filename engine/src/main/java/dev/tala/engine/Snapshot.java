@@ -128,6 +128,8 @@ public final class Snapshot implements AutoCloseable {
         if (limit < 0) {
             throw new IllegalArgumentException("the scan limit must be 0 or more, got " + limit);
         }
+        // Checked here too: a limit of 0 reads nothing, and would let the range pass unchecked.
+        TimeRangeScan.requireOrdered(from, to);
         List<Intent> out = new ArrayList<>();
         if (limit > 0) {
             scan(from, to, i -> {

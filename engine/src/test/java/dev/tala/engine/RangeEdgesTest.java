@@ -54,6 +54,8 @@ class RangeEdgesTest {
             db.put(intent(10));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> db.scan(20, 5, 10));
             assertEquals("time range [20, 5) ends before it starts", e.getMessage());
+            // A limit of 0 reads nothing, and let the range pass unchecked (from a review).
+            assertThrows(IllegalArgumentException.class, () -> db.scan(20, 5, 0));
             try (Snapshot s = db.snapshot()) {
                 assertThrows(IllegalArgumentException.class, () -> s.scan(20, 5, i -> true));
             }

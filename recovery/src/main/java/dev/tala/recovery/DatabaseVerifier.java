@@ -167,7 +167,9 @@ public final class DatabaseVerifier {
                 problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
             }
         }
-        boolean editLost = hole != null;
+        // Only an unlisted segment holding what is missing shows the edit was a finished one: a
+        // hole alone may have another cause (a WAL file removed by hand).
+        boolean editLost = false;
         for (Path p : unlisted) {
             Verdict verdict = unlistedVerdict(fs, p, reached, hole);
             editLost |= verdict.listedByALostEdit();

@@ -23,6 +23,15 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
             TRUNCATED_WAL_TAIL, DROPPED_WAL_AFTER_STOP, SKIPPED_WAL_RECORD, IGNORED_MANIFEST_TAIL,
             DELETED_TEMPORARY_FILE }
 
+        /**
+         * Whether this repaired damage or dropped data, as opposed to housekeeping (deleting
+         * files that hold nothing live: obsolete WAL files and segments, temporary files).
+         */
+        public boolean isRepair() {
+            return kind != Kind.DELETED_OBSOLETE_WAL && kind != Kind.DELETED_OBSOLETE_SEGMENT
+                    && kind != Kind.DELETED_TEMPORARY_FILE;
+        }
+
         @Override
         public String toString() {
             return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + file + " (" + reason + ")";
@@ -43,9 +52,8 @@ public record RecoveryReport(List<Action> actions, ReplayReport replay, List<Ste
      * is not a repair, so a database killed between writes is clean too.
      */
     public boolean isClean() {
-        return actions.stream().noneMatch(a -> a.kind() != Action.Kind.DELETED_OBSOLETE_WAL
-                && a.kind() != Action.Kind.DELETED_OBSOLETE_SEGMENT && a.kind() != Action.Kind.DELETED_TEMPORARY_FILE)
-                && (replay == null || replay.isClean()) && manifestTornBytes == 0;
+        return actions.stream().noneMatch(Action::isRepair) && (replay == null || replay.isClean())
+                && manifestTornBytes == 0;
     }
 
     /** The first line of {@link #summary()}: segments, records replayed, last sequence, and "clean" if so. */

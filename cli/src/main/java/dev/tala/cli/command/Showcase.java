@@ -46,8 +46,10 @@ record Showcase(Intent failure, List<Intent> window, List<SearchHit> similar, Li
             if (failure == null) {
                 return new Showcase(null, List.of(), List.of(), List.of(), List.of(), db.stats());
             }
-            List<Intent> window = s.scan(Math.max(0, failure.timestampNs() - TWO_MINUTES_NS),
-                    failure.timestampNs() + TWO_MINUTES_NS, WINDOW_INTENTS);
+            long at = failure.timestampNs();
+            // Timestamps reach Long.MAX_VALUE - 1: the window's end saturates rather than wraps.
+            long end = at > Long.MAX_VALUE - TWO_MINUTES_NS ? Long.MAX_VALUE : at + TWO_MINUTES_NS;
+            List<Intent> window = s.scan(Math.max(0, at - TWO_MINUTES_NS), end, WINDOW_INTENTS);
             // Many intents repeat a command word for word; show the nearest distinct commands.
             Set<String> seen = new HashSet<>(Set.of(failure.command()));
             List<SearchHit> similar = new ArrayList<>();
