@@ -324,7 +324,13 @@ public final class DatabaseRecovery implements AutoCloseable {
                 m = Manifest.append(fs, layout.manifestFile(), state, rewriteBytes);
                 step("manifest-open");
             } else {
-                // Obsolete segments were deleted during triage, so the snapshot need not remember them.
+                // Obsolete segments are gone (triage deleted any left), so the snapshot need not
+                // remember them; but a process killed before it synced segments/ after deleting
+                // some leaves those deletions undurable, and a power loss would bring the files
+                // back under ids no edit names any more: moved to lost/, not deleted. Synced first.
+                if (!manifest.obsolete().isEmpty()) {
+                    fs.syncDirectory(layout.segmentDir());
+                }
                 state = state.withObsolete(new java.util.TreeSet<>());
                 m = Manifest.create(fs, layout.manifestFile(), state, rewriteBytes);
                 step("manifest-rewrite");
@@ -387,15 +393,18 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
-     * Releases whatever the caller did not take. An open that fails after recovery changed
-     * files never logs its report, so the changes are logged here: an operator reading why the
-     * open failed also learns what it had already repaired.
+     * Releases whatever the caller did not take. An open that fails after recovery repaired
+     * something never logs its report, so the repairs are logged here: an operator reading why
+     * the open failed also learns what it had already changed. A read-only open changed
+     * nothing, and may be tried again (see ReadOnlyOpener), so it logs nothing here.
      */
     @Override
     public void close() {
-        if (!reported && !besideWriter) {
+        if (!reported && !readOnly) {
             for (Action a : actions) {
-                LOG.warn("recovery: {} (before the open failed)", a);
+                if (a.isRepair()) {
+                    LOG.warn("recovery: {} (before the open failed)", a);
+                }
             }
         }
         segments.values().forEach(SegmentReader::close);

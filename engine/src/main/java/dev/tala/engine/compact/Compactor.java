@@ -220,8 +220,26 @@ public final class Compactor {
         ManifestEdit.Builder edit = ManifestEdit.builder().nextFileNumber(files.peek());
         result.metas().forEach(edit::add);
         choice.inputIds().forEach(edit::remove);
-        manifest.append(edit.build());
+        try {
+            manifest.append(edit.build());
+            publish(result, inputs);
+        } catch (IOException | RuntimeException | Error e) {
+            // Once the edit may be durable, the MANIFEST lists the outputs and not the inputs
+            // while the live set still holds the inputs: a later compaction's edit would leave
+            // an output listed beside its own, and a reopen would bring back what it dropped (a
+            // deleted intent). Only a reopen brings the two together again, so no write may
+            // follow. The background path fails the database the same way.
+            failure.fail("a compaction failed after its MANIFEST edit", e);
+            throw e;
+        }
+        LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes{}), {}", inputs.size(),
+                result.stats().inputBytes(), result.metas().size(), result.stats().outputBytes(),
+                result.stats().moved() ? ", moved" : "", choice.reason());
+        return result.stats();
+    }
 
+    /** Opens the outputs of a committed compaction and puts them in place of its inputs in the live set. */
+    private void publish(CompactionResult result, List<SegmentHandle> inputs) throws IOException {
         List<SegmentHandle> outputs = new ArrayList<>();
         if (result.stats().moved()) {
             // The inputs' files are the outputs: the same mappings under their new labels.
@@ -251,10 +269,6 @@ public final class Compactor {
         bytesRead.addAndGet(result.stats().bytesRead());
         bytesWritten.addAndGet(result.stats().outputBytes());
         live.compacted(inputs, outputs);
-        LOG.debug("compacted {} segments ({} bytes) into {} ({} bytes{}), {}", inputs.size(),
-                result.stats().inputBytes(), outputs.size(), result.stats().outputBytes(),
-                result.stats().moved() ? ", moved" : "", choice.reason());
-        return result.stats();
     }
 
     /**
