@@ -274,6 +274,29 @@ class TalaDBTest {
     }
 
     /**
+     * A search whose time range covers part of the memtable reads only that part, in arrival
+     * order, yet still breaks ties by id: here the ids arrive largest first, and the tied top 2
+     * of the range are its two smallest ids, from the memtable as from a segment.
+     */
+    @Test
+    void aTimeFilteredSearchOfTheMemtableBreaksTiesById() {
+        float[] same = new float[DIM];
+        same[0] = 1;
+        try (TalaDB db = TalaDB.open(dir, small())) {
+            for (long n = 9; n >= 1; n--) {
+                db.put(Intent.builder().id(IntentId.of(n, n)).timestampNs(100 - n).command("c" + n).embedding(same)
+                        .build());
+            }
+            // Id n has timestamp 100 - n: the range [92, 98) holds ids 3..8 and leaves out 1, 2 and 9.
+            SearchFilter part = SearchFilter.ALL.withTimeRange(92, 98);
+            List<IntentId> expected = List.of(IntentId.of(3, 3), IntentId.of(4, 4));
+            assertEquals(expected, db.search(same, 2, part).stream().map(h -> h.intent().id()).toList(), "memtable");
+            db.flush();
+            assertEquals(expected, db.search(same, 2, part).stream().map(h -> h.intent().id()).toList(), "segment");
+        }
+    }
+
+    /**
      * Equal scores at the cut of the top k go to the smaller ids wherever the intents are
      * stored: one heap for every memtable and segment broke ties by source, so the answer
      * changed with a flush or a compaction.

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * The in-memory, sorted buffer of recent versions. It keeps every version (not only the
@@ -100,12 +99,19 @@ public final class MemTable {
     }
 
     /**
-     * Every version holding an intent whose timestamp is in {@code [from, to)}, whether or not it
-     * is the newest of its id or visible to the caller, in the order they were added: a
-     * time-range scan's candidates, found without walking the whole memtable.
+     * The intents with a timestamp in {@code [from, to)} that are the newest version of their id
+     * at {@code sequence}, in the order they were added, found without walking the whole
+     * memtable. An older version in the range does not count (it was overwritten, perhaps with
+     * a timestamp outside it, or deleted), nor does a newer one the caller cannot see yet.
      */
-    public void forEachVersionIn(long from, long to, Consumer<IntentVersion> consumer) {
-        arrivals.forEachIn(from, to, consumer);
+    public List<IntentVersion> newestIn(long from, long to, long sequence) {
+        List<IntentVersion> out = new ArrayList<>();
+        arrivals.forEachIn(from, to, v -> {
+            if (v.sequence() <= sequence && get(v.id(), sequence).sequence() == v.sequence()) {
+                out.add(v);
+            }
+        });
+        return out;
     }
 
     /** Versions with id at or after {@code from}, in key order. */
@@ -153,6 +159,11 @@ public final class MemTable {
      */
     public boolean mayHoldTimestampsIn(long from, long to) {
         return maxTimestamp >= from && minTimestamp < to;
+    }
+
+    /** True when every version here has a timestamp in [from, to) (bounds as for {@link #mayHoldTimestampsIn}). */
+    public boolean holdsOnlyTimestampsIn(long from, long to) {
+        return minTimestamp >= from && maxTimestamp < to;
     }
 
     public long minSequence() {

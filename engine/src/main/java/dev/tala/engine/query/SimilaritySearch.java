@@ -18,8 +18,10 @@ import dev.tala.segment.vector.VectorKernels;
 import dev.tala.segment.vector.VectorScoring;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -123,17 +125,13 @@ public final class SimilaritySearch {
 
     private List<Intent> scoreMemtable(int m, Query query, Metric metric, SearchFilter filter, TopK top) {
         List<Intent> candidates = new ArrayList<>();
-        if (!memtables.get(m).mayHoldTimestampsIn(filter.fromTimestamp(), filter.toTimestamp())) {
+        MemTable table = memtables.get(m);
+        if (!table.mayHoldTimestampsIn(filter.fromTimestamp(), filter.toTimestamp())) {
             return candidates;
         }
-        IntentId previous = null;
-        for (IntentVersion v : memtables.get(m).versions().values()) {
-            if (v.id().equals(previous) || v.sequence() > sequence) {
-                continue;
-            }
-            previous = v.id();
+        forEachNewestVisible(table, filter, v -> {
             if (v.isTombstone() || !filter.accepts(v.intent()) || shadowedByMemtable(v.id(), m)) {
-                continue;
+                return;
             }
             MemorySegment embedding = v.intent().embeddingView();
             long dotNorm = VectorKernels.dotAndNorm(EmbeddingType.F32, query, embedding, 0);
@@ -141,8 +139,31 @@ public final class SimilaritySearch {
             if (score == score && top.offer(score, ((long) m << SOURCE_SHIFT) | candidates.size())) {
                 candidates.add(v.intent());
             }
-        }
+        });
         return candidates;
+    }
+
+    /**
+     * Hands {@code consumer} the newest version of each id in {@code table} visible at this
+     * search's sequence, in id order, so that the heap breaks ties by id as a segment's does.
+     * When the filter's time range leaves out some of the table, only the versions in the range
+     * are read (a search of the last hour need not score the whole memtable); else the table is
+     * walked.
+     */
+    private void forEachNewestVisible(MemTable table, SearchFilter filter, Consumer<IntentVersion> consumer) {
+        if (!table.holdsOnlyTimestampsIn(filter.fromTimestamp(), filter.toTimestamp())) {
+            List<IntentVersion> inRange = table.newestIn(filter.fromTimestamp(), filter.toTimestamp(), sequence);
+            inRange.sort(Comparator.comparing(IntentVersion::id));
+            inRange.forEach(consumer);
+            return;
+        }
+        IntentId previous = null;
+        for (IntentVersion v : table.versions().values()) {
+            if (!v.id().equals(previous) && v.sequence() <= sequence) {
+                previous = v.id();
+                consumer.accept(v);
+            }
+        }
     }
 
     private static int capacity(int k, long candidates) {

@@ -62,19 +62,9 @@ public final class TimeRangeScan {
     private static final class MemTableCandidates extends Candidates {
         final List<IntentVersion> rows;
 
-        /**
-         * Takes the versions in the range that are their id's newest at {@code sequence}: an
-         * older one was overwritten (perhaps with a timestamp out of the range) or deleted, and
-         * a newer one is not visible yet.
-         */
         MemTableCandidates(int priority, MemTable memtable, long sequence, long from, long to) {
             super(priority);
-            rows = new ArrayList<>();
-            memtable.forEachVersionIn(from, to, v -> {
-                if (v.sequence() <= sequence && memtable.get(v.id(), sequence).sequence() == v.sequence()) {
-                    rows.add(v);
-                }
-            });
+            rows = memtable.newestIn(from, to, sequence);
             rows.sort(Comparator.comparingLong((IntentVersion v) -> v.intent().timestampNs()).thenComparing(IntentVersion::id));
         }
 
