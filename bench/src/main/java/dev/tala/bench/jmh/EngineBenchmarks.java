@@ -11,6 +11,8 @@ import dev.tala.engine.open.StoredOptions;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
+import dev.tala.engine.query.SearchFilter;
+import dev.tala.engine.query.SearchHit;
 import dev.tala.wal.Durability;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Engine benchmarks: inserting 1.6 KB intents into a memtable, a put through the whole write
  * path (NONE durability), a point get and a 3-hop traversal on a compacted 100K-intent database,
- * and time-range scans of intents still in the memtable.
+ * and time-range scans and a time-filtered search of intents still in the memtable.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -139,6 +141,7 @@ public class EngineBenchmarks {
         long first;
         long span;
         long next;
+        float[] query;
 
         @Setup(Level.Trial)
         public void load() throws IOException {
@@ -151,6 +154,7 @@ public class EngineBenchmarks {
             }
             first = data.firstTimestampNs();
             span = data.lastTimestampNs() - first;
+            query = data.intents().getLast().embedding();
         }
 
         /** The start of the next 1% of the time range, stepping through the whole range. */
@@ -179,6 +183,16 @@ public class EngineBenchmarks {
     public List<Intent> scanPercentOfMemtable(Recent r) {
         long from = r.nextFrom();
         return r.db.scan(from, from + r.span / 100, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The top 10 of the newest 1% of the time range (about 300 intents) by similarity to one of
+     * them, all in the memtable: "what recent intents look like this one".
+     */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public List<SearchHit> searchNewestPercent(Recent r) {
+        return r.db.search(r.query, 10, SearchFilter.ALL.withTimeRange(r.first + r.span - r.span / 100, Long.MAX_VALUE));
     }
 
     /**
