@@ -103,6 +103,11 @@ class DamagedDatabaseReportsTest {
 
         Run intact = tala("segments", "--db", databaseElsewhere().toString());
         assertEquals("", intact.err(), "no warning for a whole MANIFEST");
+        // A few stray bytes after the last whole edit, as a crash in the middle of one leaves.
+        Path other = work.resolve("intact").resolve("MANIFEST");
+        Files.write(other, new byte[] {1, 2, 3, 4, 5}, StandardOpenOption.APPEND);
+        Run stray = tala("segments", "--db", work.resolve("intact").toString());
+        assertTrue(stray.err().startsWith("[WARN] segments: " + other + " ends in 5 bytes from offset "), stray.err());
     }
 
     private Path databaseElsewhere() throws IOException {
@@ -150,6 +155,8 @@ class DamagedDatabaseReportsTest {
     @Test
     void anOpenThatFailsAfterARepairLogsTheRepair() throws IOException {
         Path db = databaseWithATornWalTail();
+        // Housekeeping is not a repair: deleting this is not logged as one.
+        Files.write(db.resolve("MANIFEST.tmp"), new byte[] {9, 9, 9});
         Set<Path> before;
         try (Stream<Path> files = Files.list(db.resolve("wal"))) {
             before = files.collect(Collectors.toSet());
@@ -168,5 +175,6 @@ class DamagedDatabaseReportsTest {
         String log = captured.toString(StandardCharsets.UTF_8);
         assertEquals(1, mentions(log, "truncated wal tail"), log);
         assertTrue(log.contains("(before the open failed)"), log);
+        assertEquals(0, mentions(log, "temporary"), log);
     }
 }

@@ -52,6 +52,12 @@ class CompactionChoiceTest {
                 + " [1, 2, 3, 4, 5]); nothing was compacted", refusal(choice(true, 0)));
     }
 
+    /** From a mutation audit: leaving out only the oldest segment is enough to be refused. */
+    @Test
+    void bottommostWithoutOnlyTheOldestSegmentIsRefused() {
+        assertTrue(refusal(choice(true, 0, 1, 2, 3)).contains("marked bottommost but leaves out the oldest segment, 5"));
+    }
+
     /** Run as chosen, the merged output of 1 and 3 sat below 2, and an older version shadowed a newer one. */
     @Test
     void inputsThatSkipASegmentOrComeOutOfOrderAreRefused() {

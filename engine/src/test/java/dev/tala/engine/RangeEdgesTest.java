@@ -79,4 +79,14 @@ class RangeEdgesTest {
             assertEquals(0, db.search(new float[] {1, 0, 0, 0}, 5, SearchFilter.ALL.withTimeRange(-5, 10)).size());
         }
     }
+
+    /** Bounds below 0 count as 0, so [0, -1) and [-3, -5) are empty ranges, not refused ones (from a mutation audit). */
+    @Test
+    void aRangeBelowZeroInEitherOrderIsEmpty() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(intent(10));
+            assertEquals(List.of(), db.scan(0, -1, 10));
+            assertEquals(List.of(), db.scan(-3, -5, 10));
+        }
+    }
 }
