@@ -151,6 +151,17 @@ class DamagedDatabaseReportsTest {
         assertFalse(again.out().contains("shutdown"), again.out());
     }
 
+    /** Housekeeping (a leftover temporary file deleted) is no repair: recover still has nothing to repair. */
+    @Test
+    void recoverCallsHousekeepingNoRepair() throws IOException {
+        Path db = databaseElsewhere();
+        Files.write(db.resolve("MANIFEST.tmp"), new byte[] {9, 9, 9});
+        Run recover = tala("recover", "--db", db.toString());
+        assertEquals(0, recover.exit(), recover.err());
+        assertTrue(recover.out().contains("nothing to repair"), recover.out());
+        assertEquals(0, mentions(recover.out(), "temporary"), recover.out());
+    }
+
     /** An open that fails after cutting a torn WAL tail still says that it cut it. */
     @Test
     void anOpenThatFailsAfterARepairLogsTheRepair() throws IOException {
