@@ -9,9 +9,9 @@ public enum Metric {
      * dot / (|query| * |x|), in [-1, 1]. A zero stored or query vector scores 0 (it has no
      * direction), never NaN. A stored vector of any finite size scores by its direction: one
      * whose squared norm the kernels' f32 sums cannot hold (components above about 1.8e19, or all
-     * below about 1e-19) is scored again from its components in double
-     * ({@link #score(long, Query, EmbeddingType, MemorySegment, long)}). The query's size does not
-     * matter when it is made by {@link #query}, which scales it by a power of two first.
+     * below about 1e-19) is scored again from its components in double ({@link #score}). The
+     * query's size does not matter when it is made by {@link #query}, which scales it by a power
+     * of two first.
      */
     COSINE,
     /** The plain dot product (for vectors normalized in advance, the same ranking as cosine). */
@@ -45,29 +45,22 @@ public enum Metric {
     }
 
     /**
-     * The score of a stored vector from its kernel result ({@link DotNorm}) and the query. For
-     * {@link #COSINE}, a vector whose squared norm is out of f32's normal range scores 0 here;
-     * {@link #score(long, Query, EmbeddingType, MemorySegment, long)} scores it by its direction.
-     */
-    public float score(long dotNorm, Query query) {
-        float dot = DotNorm.dot(dotNorm);
-        return this == DOT ? dot : cosine(dot, DotNorm.squaredNorm(dotNorm), query.squaredNorm());
-    }
-
-    /**
      * The score of the {@code type} vector at {@code vectors[offset]} from its kernel result
-     * {@code dotNorm}. Under {@link #COSINE}, where the result's squared norm is out of f32's
-     * normal range (infinite, subnormal or 0), the vector is scored again in double
-     * ({@link ScalarKernels#cosine}); such vectors are rare, so the check is all most pay.
+     * {@code dotNorm} ({@link DotNorm}) and the query. Under {@link #COSINE}, where the result's
+     * squared norm is out of f32's normal range (infinite, subnormal or 0), the vector is scored
+     * again in double ({@link ScalarKernels#cosine}); such vectors are rare, so the check is all
+     * most pay.
      */
     public float score(long dotNorm, Query query, EmbeddingType type, MemorySegment vectors, long offset) {
-        if (this == COSINE) {
-            float squaredNorm = DotNorm.squaredNorm(dotNorm);
-            if (!(squaredNorm >= Float.MIN_NORMAL && squaredNorm <= Float.MAX_VALUE)) {
-                return ScalarKernels.cosine(type, query, vectors, offset);
-            }
+        float dot = DotNorm.dot(dotNorm);
+        if (this == DOT) {
+            return dot;
         }
-        return score(dotNorm, query);
+        float squaredNorm = DotNorm.squaredNorm(dotNorm);
+        if (!(squaredNorm >= Float.MIN_NORMAL && squaredNorm <= Float.MAX_VALUE)) {
+            return ScalarKernels.cosine(type, query, vectors, offset);
+        }
+        return cosine(dot, squaredNorm, query.squaredNorm());
     }
 
     /**
