@@ -275,10 +275,7 @@ class ReadOnlyEquivalenceTest {
         for (WalRecoveryMode mode : WalRecoveryMode.values()) {
             Path dir = tmp.resolve("db-" + mode);
             fill(dir, 20, 0);
-            Path manifest = new DatabaseLayout(dir).manifestFile();
-            byte[] bytes = Files.readAllBytes(manifest);
-            bytes[bytes.length - 10] ^= 0x10;
-            Files.write(manifest, bytes);
+            DamagedLastEdit.flipABit(dir);
             Options o = options().toBuilder().recoveryMode(mode).build();
             String ro;
             try (TalaDB r = TalaDB.openReadOnly(dir, o)) {

@@ -68,7 +68,7 @@ class RecoveryProtocolTest {
         return written;
     }
 
-    private static Path onlySegment(Path dir) throws IOException {
+    static Path onlySegment(Path dir) throws IOException {
         try (var files = Files.list(new DatabaseLayout(dir).segmentDir())) {
             List<Path> all = files.toList();
             assertEquals(1, all.size(), "one segment in " + dir + ": " + all);
@@ -575,19 +575,10 @@ class RecoveryProtocolTest {
                 }
             }
             Path segment = onlySegment(dir);
-            Path manifest = new DatabaseLayout(dir).manifestFile();
-            byte[] bytes = Files.readAllBytes(manifest);
-            bytes[bytes.length - 10] ^= 0x10;
-            Files.write(manifest, bytes);
+            DamagedLastEdit.flipABit(dir);
             // With records after it in the WAL, verify said the next open would remove the
             // segment or move it to lost/ (from an operator's audit): a default open refuses.
-            VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
-            assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
-                    && p.what().contains("the edit that listed it is damaged; a default open refuses this")),
-                    verify.problems().toString());
-            assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(manifest.toString())
-                    && p.what().startsWith("damaged last edit (") && p.what().endsWith("so it was a finished edit;"
-                    + " a default open refuses this")), verify.problems().toString());
+            DamagedLastEdit.assertVerifyCallsItDamaged(dir, segment);
             for (WalRecoveryMode strict : List.of(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
                     WalRecoveryMode.ABSOLUTE_CONSISTENCY)) {
                 CorruptionException e = assertThrows(CorruptionException.class,

@@ -45,22 +45,9 @@ class VerdictEdgesTest {
                 db.put(gen.next());
             }
         }
-        Path segment;
-        try (var files = Files.list(new DatabaseLayout(dir).segmentDir())) {
-            List<Path> all = files.toList();
-            assertTrue(all.size() == 1, all.toString());
-            segment = all.getFirst();
-        }
-        Path manifest = new DatabaseLayout(dir).manifestFile();
-        byte[] bytes = Files.readAllBytes(manifest);
-        bytes[bytes.length - 10] ^= 0x10;
-        Files.write(manifest, bytes);
-        VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
-        assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
-                && p.what().contains("the edit that listed it is damaged; a default open refuses this")),
-                verify.problems().toString());
-        assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(manifest.toString())
-                && p.what().startsWith("damaged last edit (")), verify.problems().toString());
+        Path segment = RecoveryProtocolTest.onlySegment(dir);
+        DamagedLastEdit.flipABit(dir);
+        DamagedLastEdit.assertVerifyCallsItDamaged(dir, segment);
     }
 
     /** A crash's torn edit (bytes after the last whole edit, nothing missing) is called torn, not damaged. */
