@@ -44,7 +44,7 @@ class WalDurabilityGapsTest {
     @Test
     void aRotationForcesTheFileItFinishesInEveryDurabilityMode() throws Exception {
         for (Durability durability : List.of(Durability.sync(), Durability.none(), Durability.batch(Duration.ofDays(1)))) {
-            WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-rotate-force");
+            WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create(dir.resolve(durability.mode().name()));
             RandomIntents gen = new RandomIntents(31, WalTestSupport.DIM);
             List<WalRecord> written = new ArrayList<>();
             WriteAheadLog wal = WriteAheadLog.create(faulty.fs(), faulty.walDir(), 1, 0, durability);
@@ -90,7 +90,7 @@ class WalDurabilityGapsTest {
      */
     @Test
     void aReadyFileHoldsZerosAfterAPowerLoss() throws Exception {
-        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-ready-power");
+        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create(dir);
         Path walDir = faulty.walDir();
         FaultInjectingFileLayer fs = faulty.fs();
         RandomIntents gen = new RandomIntents(19, WalTestSupport.DIM);
@@ -146,7 +146,7 @@ class WalDurabilityGapsTest {
     @Test
     void lostSectorsOfANoneModeLogNeverTakeTheFileHeader() throws Exception {
         for (long seed = 0; seed < 24; seed++) {
-            WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-lost-header");
+            WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create(dir.resolve("seed-" + seed));
             RandomIntents gen = new RandomIntents(seed, WalTestSupport.DIM);
             List<WalRecord> written = new ArrayList<>();
             WriteAheadLog wal = WriteAheadLog.create(faulty.fs(), faulty.walDir(), 1, 0, Durability.none());
@@ -229,7 +229,7 @@ class WalDurabilityGapsTest {
      */
     @Test
     void aCleanCloseForcesTheLog() throws Exception {
-        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-close-force");
+        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create(dir);
         RandomIntents gen = new RandomIntents(59, WalTestSupport.DIM);
         List<WalRecord> written = new ArrayList<>();
         try (WriteAheadLog wal = WriteAheadLog.create(faulty.fs(), faulty.walDir(), 1, 0, Durability.none())) {

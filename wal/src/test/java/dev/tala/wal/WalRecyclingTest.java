@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.DatabaseFailedException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
@@ -316,69 +317,74 @@ class WalRecyclingTest {
     void inSyncModePowerLossWithReusedFilesLosesNothingAcknowledged(
             @ForAll @IntRange(min = 0, max = 300) int crashAfter,
             @ForAll FaultInjectingFileLayer.PowerLossMode mode, @ForAll long seed) throws Exception {
-        WalTestSupport.FaultyWalDir setUp = WalTestSupport.FaultyWalDir.create("wal-recycle-power");
-        Path wd = setUp.walDir();
-        FaultInjectingFileLayer faulty = setUp.fs();
-        Set<Long> acknowledged = java.util.Collections.synchronizedSet(new HashSet<>());
-        Set<Long> inRetiredFiles = java.util.Collections.synchronizedSet(new HashSet<>());
-        long[] oldestKept = {1};
-        long[] retiredThroughSeq = {0};
-        faulty.crashAfter(crashAfter);
-        WriteAheadLog wal;
+        Path root = Files.createTempDirectory("wal-recycle-power");
         try {
-            wal = WriteAheadLog.create(faulty, wd, 1, 0, Durability.sync(), 2);
-        } catch (IOException | RuntimeException crashDuringCreate) {
-            return; // nothing was acknowledged
-        }
-        WriteAheadLogTest.runThreads(3, t -> {
-            RandomIntents gen = new RandomIntents(seed + t, WalTestSupport.DIM);
-            long file = 1;
+            WalTestSupport.FaultyWalDir setUp = WalTestSupport.FaultyWalDir.create(root);
+            Path wd = setUp.walDir();
+            FaultInjectingFileLayer faulty = setUp.fs();
+            Set<Long> acknowledged = java.util.Collections.synchronizedSet(new HashSet<>());
+            Set<Long> inRetiredFiles = java.util.Collections.synchronizedSet(new HashSet<>());
+            long[] oldestKept = {1};
+            long[] retiredThroughSeq = {0};
+            faulty.crashAfter(crashAfter);
+            WriteAheadLog wal;
             try {
-                for (int i = 0; i < 30; i++) {
-                    long s = wal.append(List.of(WalTestSupport.randomOp(gen)));
-                    wal.awaitDurable(s);
-                    acknowledged.add(s);
-                    if (t == 0 && i % 3 == 2) {
-                        long finished = wal.rotate(++file + 10);
-                        // Its records are now "in segments": note them, then retire the file.
-                        Path done = wd.resolve(DatabaseLayout.walFileName(finished));
-                        WalReplayer.replay(faulty, List.of(done), retiredThroughSeq[0], WalRecoveryMode.ABSOLUTE_CONSISTENCY,
-                                r -> {
-                                    inRetiredFiles.add(r.firstSequence());
-                                    retiredThroughSeq[0] = Math.max(retiredThroughSeq[0], r.lastSequence());
-                                });
-                        oldestKept[0] = finished + 1;
-                        wal.retire(done);
-                        faulty.syncDirectory(wd);
-                        // Let the zero-fill finish (unless the crash came first), so the next rotation reuses.
-                        for (int spin = 0; spin < 1000 && wal.stats().freeFiles() == 0 && !faulty.hasCrashed(); spin++) {
-                            Thread.sleep(1);
+                wal = WriteAheadLog.create(faulty, wd, 1, 0, Durability.sync(), 2);
+            } catch (IOException | RuntimeException crashDuringCreate) {
+                return; // nothing was acknowledged
+            }
+            WriteAheadLogTest.runThreads(3, t -> {
+                RandomIntents gen = new RandomIntents(seed + t, WalTestSupport.DIM);
+                long file = 1;
+                try {
+                    for (int i = 0; i < 30; i++) {
+                        long s = wal.append(List.of(WalTestSupport.randomOp(gen)));
+                        wal.awaitDurable(s);
+                        acknowledged.add(s);
+                        if (t == 0 && i % 3 == 2) {
+                            long finished = wal.rotate(++file + 10);
+                            // Its records are now "in segments": note them, then retire the file.
+                            Path done = wd.resolve(DatabaseLayout.walFileName(finished));
+                            WalReplayer.replay(faulty, List.of(done), retiredThroughSeq[0], WalRecoveryMode.ABSOLUTE_CONSISTENCY,
+                                    r -> {
+                                        inRetiredFiles.add(r.firstSequence());
+                                        retiredThroughSeq[0] = Math.max(retiredThroughSeq[0], r.lastSequence());
+                                    });
+                            oldestKept[0] = finished + 1;
+                            wal.retire(done);
+                            faulty.syncDirectory(wd);
+                            // Let the zero-fill finish (unless the crash came first), so the next rotation reuses.
+                            for (int spin = 0; spin < 1000 && wal.stats().freeFiles() == 0 && !faulty.hasCrashed(); spin++) {
+                                Thread.sleep(1);
+                            }
                         }
                     }
+                } catch (DatabaseFailedException | dev.tala.core.io.fault.SimulatedCrashException e) {
+                    // the machine is going down
+                } catch (dev.tala.core.error.StorageException e) {
+                    // a crash inside replaying the finished file
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-            } catch (DatabaseFailedException | dev.tala.core.io.fault.SimulatedCrashException e) {
-                // the machine is going down
-            } catch (dev.tala.core.error.StorageException e) {
-                // a crash inside replaying the finished file
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            });
+            try {
+                wal.close();
+            } catch (IOException | RuntimeException expectedAfterCrash) {
+                // the machine is down
             }
-        });
-        try {
-            wal.close();
-        } catch (IOException | RuntimeException expectedAfterCrash) {
-            // the machine is down
-        }
-        faulty.powerLoss(mode, seed);
-        Set<Long> replayed = new HashSet<>();
-        List<Path> files = WalReplayer.walFiles(fs, wd, oldestKept[0]);
-        WalReplayer.replay(fs, files, retiredThroughSeq[0], WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
-                r -> replayed.add(r.firstSequence()));
-        for (long s : acknowledged) {
-            assertTrue(replayed.contains(s) || inRetiredFiles.contains(s), "acknowledged sequence " + s
-                    + " lost; crash at op " + crashAfter + ", recent: " + faulty.recentOperations());
+            faulty.powerLoss(mode, seed);
+            Set<Long> replayed = new HashSet<>();
+            List<Path> files = WalReplayer.walFiles(fs, wd, oldestKept[0]);
+            WalReplayer.replay(fs, files, retiredThroughSeq[0], WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
+                    r -> replayed.add(r.firstSequence()));
+            for (long s : acknowledged) {
+                assertTrue(replayed.contains(s) || inRetiredFiles.contains(s), "acknowledged sequence " + s
+                        + " lost; crash at op " + crashAfter + ", recent: " + faulty.recentOperations());
+            }
+        } finally {
+            FileTrees.delete(root);
         }
     }
 

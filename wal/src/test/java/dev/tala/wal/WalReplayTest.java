@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.checksum.Crc32c;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.testing.RandomIntents;
@@ -63,21 +64,25 @@ class WalReplayTest {
     @Property(tries = 25)
     void everyRecordRoundTripsInOrder(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int n) throws IOException {
         Path d = Files.createTempDirectory("wal-roundtrip");
-        Path w = d.resolve("wal");
-        RandomIntents gen = new RandomIntents(seed, WalTestSupport.DIM);
-        List<WalRecord> written = new ArrayList<>();
-        try (WriteAheadLog wal = WriteAheadLog.create(fs, w, 7, 100, Durability.none())) {
-            for (int i = 0; i < n; i++) {
-                List<WalOp> ops = WalTestSupport.randomOps(gen);
-                written.add(new WalRecord(wal.append(ops), ops));
+        try {
+            Path w = d.resolve("wal");
+            RandomIntents gen = new RandomIntents(seed, WalTestSupport.DIM);
+            List<WalRecord> written = new ArrayList<>();
+            try (WriteAheadLog wal = WriteAheadLog.create(fs, w, 7, 100, Durability.none())) {
+                for (int i = 0; i < n; i++) {
+                    List<WalOp> ops = WalTestSupport.randomOps(gen);
+                    written.add(new WalRecord(wal.append(ops), ops));
+                }
             }
-        }
-        List<WalRecord> replayed = new ArrayList<>();
-        // Sequences up to 100 are taken to be in segments: the MANIFEST's last sequence.
-        WalReplayer.replay(fs, WalReplayer.walFiles(fs, w, 0), 100, WalRecoveryMode.ABSOLUTE_CONSISTENCY, replayed::add);
-        assertSameRecords(written, replayed);
-        if (!written.isEmpty()) {
-            assertEquals(101, written.getFirst().firstSequence(), "sequence numbers continue after the given last one");
+            List<WalRecord> replayed = new ArrayList<>();
+            // Sequences up to 100 are taken to be in segments: the MANIFEST's last sequence.
+            WalReplayer.replay(fs, WalReplayer.walFiles(fs, w, 0), 100, WalRecoveryMode.ABSOLUTE_CONSISTENCY, replayed::add);
+            assertSameRecords(written, replayed);
+            if (!written.isEmpty()) {
+                assertEquals(101, written.getFirst().firstSequence(), "sequence numbers continue after the given last one");
+            }
+        } finally {
+            FileTrees.delete(d);
         }
     }
 

@@ -40,10 +40,9 @@ final class WalTestSupport {
         return ops;
     }
 
-    /** A WAL directory under a fresh temporary root, made durable through a new fault-injecting layer. */
+    /** A WAL directory under {@code root} (the caller's to delete), made durable through a new fault-injecting layer. */
     record FaultyWalDir(Path walDir, FaultInjectingFileLayer fs) {
-        static FaultyWalDir create(String prefix) throws IOException {
-            Path root = Files.createTempDirectory(prefix);
+        static FaultyWalDir create(Path root) throws IOException {
             Path walDir = root.resolve("db").resolve("wal");
             Files.createDirectories(walDir.getParent());
             FaultInjectingFileLayer fs = new FaultInjectingFileLayer(root.resolve("stash"));

@@ -8,11 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tala.core.error.DatabaseFailedException;
 import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
-import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.testing.RandomIntents;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,18 +51,23 @@ class WriteAheadLogTest {
             @ForAll @IntRange(min = 1, max = 60) int perThread,
             @ForAll boolean sync,
             @ForAll boolean virtual) throws Exception {
-        Path walDir = Files.createTempDirectory("wal-conc").resolve("wal");
-        FileLayer fs = LocalFileLayer.INSTANCE;
-        ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
-        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, sync ? Durability.sync() : Durability.none())) {
-            runThreads(threads, virtual, t -> {
-                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
-                for (int i = 0; i < perThread; i++) {
-                    logAndAcknowledge(wal, gen, acknowledged);
-                }
-            });
+        Path root = Files.createTempDirectory("wal-conc");
+        try {
+            Path walDir = root.resolve("wal");
+            FileLayer fs = LocalFileLayer.INSTANCE;
+            ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
+            try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, sync ? Durability.sync() : Durability.none())) {
+                runThreads(threads, virtual, t -> {
+                    RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                    for (int i = 0; i < perThread; i++) {
+                        logAndAcknowledge(wal, gen, acknowledged);
+                    }
+                });
+            }
+            assertReplayedOnceInOrder(walDir, acknowledged);
+        } finally {
+            FileTrees.delete(root);
         }
-        assertReplayedOnceInOrder(walDir, acknowledged);
     }
 
     /**
@@ -76,25 +82,30 @@ class WriteAheadLogTest {
             @ForAll @IntRange(min = 4, max = 12) int threads,
             @ForAll @IntRange(min = 5, max = 30) int perThread,
             @ForAll boolean virtual) throws Exception {
-        Path walDir = Files.createTempDirectory("wal-rotating").resolve("wal");
-        FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 1);
-        ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
-        AtomicLong nextFile = new AtomicLong(2);
-        try (WriteAheadLog wal = WriteAheadLog.create(slow, walDir, 1, 0, Durability.sync())) {
-            runThreads(threads, virtual, t -> {
-                RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
-                for (int i = 0; i < perThread; i++) {
-                    logAndAcknowledge(wal, gen, acknowledged);
-                    if (t == 0 && i % 4 == 3) {
-                        wal.rotate(nextFile.getAndIncrement());
-                    } else if (t == 1 && i % 3 == 2) {
-                        wal.sync();
+        Path root = Files.createTempDirectory("wal-rotating");
+        try {
+            Path walDir = root.resolve("wal");
+            FileLayer slow = new SlowForceFileLayer(LocalFileLayer.INSTANCE, 1);
+            ConcurrentLinkedQueue<WalRecord> acknowledged = new ConcurrentLinkedQueue<>();
+            AtomicLong nextFile = new AtomicLong(2);
+            try (WriteAheadLog wal = WriteAheadLog.create(slow, walDir, 1, 0, Durability.sync())) {
+                runThreads(threads, virtual, t -> {
+                    RandomIntents gen = new RandomIntents(t, WalTestSupport.DIM);
+                    for (int i = 0; i < perThread; i++) {
+                        logAndAcknowledge(wal, gen, acknowledged);
+                        if (t == 0 && i % 4 == 3) {
+                            wal.rotate(nextFile.getAndIncrement());
+                        } else if (t == 1 && i % 3 == 2) {
+                            wal.sync();
+                        }
                     }
-                }
-            });
-            assertTrue(wal.currentFileNumber() > 1, "the log rotated");
+                });
+                assertTrue(wal.currentFileNumber() > 1, "the log rotated");
+            }
+            assertReplayedOnceInOrder(walDir, acknowledged);
+        } finally {
+            FileTrees.delete(root);
         }
-        assertReplayedOnceInOrder(walDir, acknowledged);
     }
 
     /** Logs a random record, waits until it may be acknowledged, and adds it to {@code acknowledged}. */
@@ -210,45 +221,50 @@ class WriteAheadLogTest {
     void inSyncModePowerLossLosesNothingAcknowledged(@ForAll @IntRange(min = 0, max = 120) int crashAfter,
                                                      @ForAll FaultInjectingFileLayer.PowerLossMode mode,
                                                      @ForAll long seed) throws Exception {
-        WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create("wal-power");
-        Path walDir = faulty.walDir();
-        FaultInjectingFileLayer fs = faulty.fs();
-        Set<Long> acknowledged = Collections.synchronizedSet(new HashSet<>());
-        fs.crashAfter(crashAfter);
+        Path root = Files.createTempDirectory("wal-power");
         try {
-            WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync());
-            AtomicBoolean crashed = new AtomicBoolean();
-            runThreads(4, t -> {
-                RandomIntents gen = new RandomIntents(seed + t, WalTestSupport.DIM);
-                for (int i = 0; i < 25 && !crashed.get(); i++) {
-                    try {
-                        long s = wal.append(List.of(WalTestSupport.randomOp(gen)));
-                        wal.awaitDurable(s);
-                        acknowledged.add(s);
-                        if (i % 9 == 8 && t == 0) {
-                            wal.rotate(2 + i);
-                        }
-                    } catch (DatabaseFailedException e) {
-                        crashed.set(true);
-                    }
-                }
-            });
+            WalTestSupport.FaultyWalDir faulty = WalTestSupport.FaultyWalDir.create(root);
+            Path walDir = faulty.walDir();
+            FaultInjectingFileLayer fs = faulty.fs();
+            Set<Long> acknowledged = Collections.synchronizedSet(new HashSet<>());
+            fs.crashAfter(crashAfter);
             try {
-                wal.close();
-            } catch (IOException expectedAfterCrash) {
-                // the machine is down
+                WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 1, 0, Durability.sync());
+                AtomicBoolean crashed = new AtomicBoolean();
+                runThreads(4, t -> {
+                    RandomIntents gen = new RandomIntents(seed + t, WalTestSupport.DIM);
+                    for (int i = 0; i < 25 && !crashed.get(); i++) {
+                        try {
+                            long s = wal.append(List.of(WalTestSupport.randomOp(gen)));
+                            wal.awaitDurable(s);
+                            acknowledged.add(s);
+                            if (i % 9 == 8 && t == 0) {
+                                wal.rotate(2 + i);
+                            }
+                        } catch (DatabaseFailedException e) {
+                            crashed.set(true);
+                        }
+                    }
+                });
+                try {
+                    wal.close();
+                } catch (IOException expectedAfterCrash) {
+                    // the machine is down
+                }
+            } catch (IOException crashDuringCreate) {
+                // nothing was acknowledged
             }
-        } catch (IOException crashDuringCreate) {
-            // nothing was acknowledged
-        }
-        fs.powerLoss(mode, seed);
-        Set<Long> replayed = new HashSet<>();
-        for (WalRecord r : replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)) {
-            replayed.add(r.firstSequence());
-        }
-        for (long s : acknowledged) {
-            assertTrue(replayed.contains(s), "acknowledged sequence " + s + " lost; crash at op " + crashAfter
-                    + ", recent: " + fs.recentOperations());
+            fs.powerLoss(mode, seed);
+            Set<Long> replayed = new HashSet<>();
+            for (WalRecord r : replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)) {
+                replayed.add(r.firstSequence());
+            }
+            for (long s : acknowledged) {
+                assertTrue(replayed.contains(s), "acknowledged sequence " + s + " lost; crash at op " + crashAfter
+                        + ", recent: " + fs.recentOperations());
+            }
+        } finally {
+            FileTrees.delete(root);
         }
     }
 

@@ -63,7 +63,7 @@ class PointInTimeRepairCrashTest {
         for (int k = 0; crashed; k++) {
             Path dir = tmp.resolve("crash-" + k);
             FileTrees.copy(original, dir);
-            FaultInjectingFileLayer layer = new FaultInjectingFileLayer();
+            FaultInjectingFileLayer layer = new FaultInjectingFileLayer(tmp.resolve("stash-" + k));
             layer.crashAfter(k);
             try (TalaDB db = TalaDB.open(dir, pointInTime.toBuilder().fileLayer(layer).build())) {
                 crashed = false;

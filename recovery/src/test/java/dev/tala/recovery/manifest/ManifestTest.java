@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.segment.SegmentMeta;
@@ -99,18 +100,23 @@ class ManifestTest {
 
     @Property(tries = 40)
     void editsReplayToTheSameState(@ForAll long seed, @ForAll @IntRange(min = 0, max = 30) int n) throws IOException {
-        Path file = Files.createTempDirectory("manifest").resolve("MANIFEST");
-        List<ManifestEdit> edits = history(seed, n);
-        try (Manifest m = Manifest.create(fs, file, ManifestState.EMPTY, Manifest.DEFAULT_REWRITE_BYTES)) {
-            for (ManifestEdit e : edits) {
-                m.append(e);
+        Path root = Files.createTempDirectory("manifest");
+        try {
+            Path file = root.resolve("MANIFEST");
+            List<ManifestEdit> edits = history(seed, n);
+            try (Manifest m = Manifest.create(fs, file, ManifestState.EMPTY, Manifest.DEFAULT_REWRITE_BYTES)) {
+                for (ManifestEdit e : edits) {
+                    m.append(e);
+                }
+                assertEquals(applyAll(edits), m.state());
             }
-            assertEquals(applyAll(edits), m.state());
+            ManifestReader.Result r = ManifestReader.read(fs, file);
+            assertEquals(applyAll(edits), r.state());
+            assertEquals(n + 1, r.edits(), "the snapshot edit plus one per append");
+            assertEquals(0, r.tornTailBytes());
+        } finally {
+            FileTrees.delete(root);
         }
-        ManifestReader.Result r = ManifestReader.read(fs, file);
-        assertEquals(applyAll(edits), r.state());
-        assertEquals(n + 1, r.edits(), "the snapshot edit plus one per append");
-        assertEquals(0, r.tornTailBytes());
     }
 
     /**
@@ -256,7 +262,7 @@ class ManifestTest {
         ManifestState after = before.apply(edits.get(5));
         int points = 0;
         for (int k = 0; ; k++) {
-            Path root = Files.createTempDirectory("manifest-crash");
+            Path root = Files.createDirectories(dir.resolve("crash-" + k));
             Path db = Files.createDirectories(root.resolve("db"));
             Path file = db.resolve("MANIFEST");
             try (Manifest m = Manifest.create(fs, file, before, 1)) {

@@ -103,11 +103,6 @@ public final class FaultInjectingFileLayer implements FileLayer {
 
     private final List<DirectoryLock> heldLocks = new ArrayList<>();
 
-    /** A layer whose not-yet-durable deletes wait in a fresh temporary directory. */
-    public FaultInjectingFileLayer() {
-        this(newTempStash());
-    }
-
     /**
      * A layer whose not-yet-durable deletes wait in {@code stashDir} (created if missing; put it
      * outside the database directory, e.g. beside it in a test's temporary folder).
@@ -117,14 +112,6 @@ public final class FaultInjectingFileLayer implements FileLayer {
             this.stashDir = Files.createDirectories(stashDir);
         } catch (IOException e) {
             throw new IllegalStateException("cannot create the stash directory " + stashDir, e);
-        }
-    }
-
-    private static Path newTempStash() {
-        try {
-            return Files.createTempDirectory("tala-fault-stash");
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create a stash directory for deleted files", e);
         }
     }
 
