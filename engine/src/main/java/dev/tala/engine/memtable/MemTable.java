@@ -196,6 +196,7 @@ public final class MemTable {
         for (Edge ignored : i.edges()) {
             edges += 48;
         }
-        return VERSION_OVERHEAD_BYTES + 4L * i.dimension() + 2L * i.command().length() + 40 + edges;
+        return VERSION_OVERHEAD_BYTES + ArrivalTimeIndex.ENTRY_BYTES + 4L * i.dimension() + 2L * i.command().length()
+                + 40 + edges;
     }
 }
