@@ -254,13 +254,15 @@ public final class WriteAheadLog implements Closeable {
                 if (covered(sequence, force)) {
                     return;
                 }
-                if (closed) {
-                    throw new DatabaseClosedException("the write-ahead log was closed before sequence "
-                            + sequence + " was made durable");
-                }
                 if (leaderActive) {
+                    // Also close's final turn, which writes and forces every record appended
+                    // before it: wait for it, as for any leader's, rather than refuse a record
+                    // it is making durable.
                     waiter = enqueueWaiter();
                     turn = null;
+                } else if (closed) {
+                    throw new DatabaseClosedException("the write-ahead log was closed before sequence "
+                            + sequence + " was made durable");
                 } else {
                     leaderActive = true;
                     if (force) {
