@@ -155,10 +155,16 @@ public final class Snapshot implements AutoCloseable {
     /**
      * Breadth-first traversal from {@code start} up to {@code depth} steps along edges with one
      * of {@code relations} (all when empty), in {@code direction}. Each edge is reported once,
-     * with the depth of the hop that first follows it.
+     * with the depth of the hop that first follows it. A depth of 0 follows nothing.
+     *
+     * @throws IllegalArgumentException if {@code depth} is below 0
      */
     public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
         Objects.requireNonNull(start, "start");
+        if (depth < 0) {
+            // As a search refuses k < 1: a negative count is a caller's mistake, not an empty answer.
+            throw new IllegalArgumentException("depth must be at least 0, got " + depth);
+        }
         return read(() -> graph().traverse(start, depth, relations, direction));
     }
 

@@ -7,11 +7,14 @@ import dev.tala.core.error.ReadOnlyException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Status;
+import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +72,18 @@ class ArgumentChecksTest {
         }
         try (TalaDB readOnly = TalaDB.openReadOnly(dir)) {
             assertThrows(ReadOnlyException.class, () -> readOnly.write(new WriteBatch()));
+        }
+    }
+
+    /** A negative depth answered an empty list, where a search with k below 1 throws. */
+    @Test
+    void aTraversalRefusesANegativeDepth() {
+        try (TalaDB db = TalaDB.open(dir, Options.builder().dimension(4).durability(Durability.none()).build())) {
+            db.put(intent());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.traverse(IntentId.of(1, 1), -1, Set.of(), Direction.OUTGOING));
+            assertEquals("depth must be at least 0, got -1", e.getMessage());
+            assertEquals(List.of(), db.traverse(IntentId.of(1, 1), 0, Set.of(), Direction.OUTGOING));
         }
     }
 
