@@ -125,18 +125,19 @@ public final class DatabaseVerifier {
         // data a damaged MANIFEST edit listed, which a default open refuses to drop.
         WalHoleException hole = null;
         try {
-            List<String> wrongDimension = new ArrayList<>();
-            ReplayReport replay = WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.SKIP_CORRUPTED,
-                    r -> {
+            // Only the first: an open refuses at it, and a changed dimension would list every record.
+            List<Problem> wrongDimension = new ArrayList<>();
+            ReplayReport replay = WalReplayer.replayLocated(fs, wal, state.lastSequence(),
+                    WalRecoveryMode.SKIP_CORRUPTED, (r, file, offset) -> {
                         OptionalInt other = dimension.isPresent() ? r.otherDimension(dimension.getAsInt())
                                 : OptionalInt.empty();
                         if (wrongDimension.isEmpty() && other.isPresent()) {
-                            wrongDimension.add("the WAL holds an intent of embedding dimension " + other.getAsInt()
-                                    + " (sequence " + r.firstSequence() + "), but OPTIONS says " + dimension.getAsInt()
-                                    + " (an open refuses this)");
+                            wrongDimension.add(new Problem(file.toString(), offset, "holds an intent of embedding"
+                                    + " dimension " + other.getAsInt() + " (sequence " + r.firstSequence() + "), but"
+                                    + " OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
                         }
                     });
-            wrongDimension.forEach(what -> problems.add(new Problem(layout.walDir().toString(), 0, what)));
+            problems.addAll(wrongDimension);
             reached = Math.max(reached, replay.lastSequence());
             for (ReplayReport.FileReport f : replay.files()) {
                 for (ReplayReport.Skipped s : f.skipped()) {

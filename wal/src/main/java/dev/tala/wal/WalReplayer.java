@@ -54,6 +54,34 @@ public final class WalReplayer {
      */
     public static ReplayReport replayWithFileNumbers(FileLayer fs, List<Path> files, long afterSequence,
                                                      WalRecoveryMode mode, ObjLongConsumer<WalRecord> apply) {
+        return replayInto(fs, files, afterSequence, mode, (record, number, file, offset) -> apply.accept(record, number));
+    }
+
+    /** Receives a replayed record with where it was read: its WAL file, and the offset its header starts at. */
+    @FunctionalInterface
+    public interface LocatedConsumer {
+        void accept(WalRecord record, Path file, long offset);
+    }
+
+    /**
+     * As {@link #replay(FileLayer, List, long, WalRecoveryMode, Consumer)}, also telling
+     * {@code apply} where each record is: what a check that finds fault with a record's
+     * contents (not its checksum) needs to name it.
+     */
+    public static ReplayReport replayLocated(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
+                                             LocatedConsumer apply) {
+        return replayInto(fs, files, afterSequence, mode,
+                (record, number, file, offset) -> apply.accept(record, file, offset));
+    }
+
+    /** What {@link FileReplay} hands each record it applies to, with everything a caller may want of it. */
+    @FunctionalInterface
+    private interface Sink {
+        void accept(WalRecord record, long fileNumber, Path file, long offset);
+    }
+
+    private static ReplayReport replayInto(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
+                                           Sink apply) {
         List<ReplayReport.FileReport> reports = new ArrayList<>();
         Position at = new Position(afterSequence);
         long applied = 0;
@@ -113,7 +141,7 @@ public final class WalReplayer {
         final long number;
         final boolean newest;
         final WalRecoveryMode mode;
-        final ObjLongConsumer<WalRecord> apply;
+        final Sink apply;
         final List<ReplayReport.Skipped> skipped = new ArrayList<>();
         final Position at;
         long read;
@@ -129,8 +157,7 @@ public final class WalReplayer {
         long dataEnd;
         ReplayReport.Stop stop;
 
-        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at,
-                   ObjLongConsumer<WalRecord> apply) {
+        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, Sink apply) {
             this.path = path;
             this.number = number;
             this.newest = newest;
@@ -180,7 +207,7 @@ public final class WalReplayer {
                             at.lastSeenIn = path;
                             at.lastSeenEnd = intact.end();
                             if (record.firstSequence() > at.lastSequence) {
-                                apply.accept(record, number);
+                                apply.accept(record, number, path, intact.offset());
                                 applied++;
                                 at.lastSequence = record.lastSequence();
                             }
