@@ -143,7 +143,11 @@ public final class DatabaseVerifier {
                 for (ReplayReport.Skipped s : f.skipped()) {
                     problems.add(new Problem(f.file().toString(), s.offset(), s.what()));
                 }
-                if (f.droppedTailBytes() > 0) {
+                if (f.validEnd() == 0 && (f.droppedTailBytes() > 0 || f.size() == 0)) {
+                    // Even a file of 0 bytes: the open deletes it and reports it (DatabaseRecovery.cutTail).
+                    problems.add(new Problem(f.file().toString(), 0, "no intact file header (" + f.size()
+                            + " bytes; a write cut short by a crash): the next open deletes the file"));
+                } else if (f.droppedTailBytes() > 0) {
                     problems.add(new Problem(f.file().toString(), f.validEnd(), "torn tail of " + f.droppedTailBytes()
                             + " bytes (a write cut short by a crash; the next open truncates it)"));
                 }
@@ -153,15 +157,21 @@ public final class DatabaseVerifier {
             problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
         }
         // Skipping lists every damaged record but forgives what a default open refuses (say, an
-        // empty WAL file that is not the newest), so the open's own verdict is added when it differs.
+        // empty WAL file that is not the newest, or damage at the end of one, which skipping takes
+        // for a torn tail), so the open's own verdict replaces what skipping said of that place.
         try {
             WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
         } catch (CorruptionException e) {
             if (hole == null && e instanceof WalHoleException h) {
                 hole = h;
             }
-            if (problems.stream().noneMatch(p -> p.file().equals(e.file()) && p.offset() == e.offset())) {
-                problems.add(new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)"));
+            Problem refused = new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)");
+            int same = problems.indexOf(problems.stream().filter(p -> p.file().equals(e.file())
+                    && p.offset() == e.offset()).findFirst().orElse(null));
+            if (same >= 0) {
+                problems.set(same, refused);
+            } else {
+                problems.add(refused);
             }
         } catch (TalaException e) {
             if (problems.stream().noneMatch(p -> p.what().equals(e.getMessage()))) {

@@ -1,7 +1,9 @@
 package dev.tala.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
@@ -10,15 +12,21 @@ import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.Manifest;
 import dev.tala.recovery.manifest.ManifestState;
 import dev.tala.wal.Durability;
+import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalOp;
+import dev.tala.wal.WalRecoveryMode;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What verify says of WAL files, built here record by record (no engine): each problem names
@@ -59,5 +67,85 @@ class DatabaseVerifierTest {
         assertEquals(List.of(new Problem(layout.walFile(1).toString(), secondRecordAt, "holds an intent of embedding"
                 + " dimension " + DIM / 2 + " (sequence 2), but OPTIONS says " + DIM + " (an open refuses this)")),
                 report.problems());
+    }
+
+    /**
+     * The newest WAL file holds no whole header: 0 bytes (a process killed between creating it
+     * and writing its header), part of a header, or zeros (a reused file renamed before its
+     * header was written). Every open deletes it, and reports it as a torn write (a read-only
+     * open as one it would delete); verify said clean for the 0-byte file, and that the next open
+     * truncates the others. It reports each where the open does, saying the file is deleted.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, WalFormat.FILE_HEADER_BYTES / 2, 4096})
+    void aNewestWalFileWithoutAWholeHeaderIsReportedAsTheOpenReportsIt(int size) throws IOException {
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(new RandomIntents(1, DIM).next()))));
+        }
+        Path newest = layout.walFile(2);
+        byte[] header = Arrays.copyOf(Files.readAllBytes(layout.walFile(1)), WalFormat.FILE_HEADER_BYTES);
+        Files.write(newest, size < header.length ? Arrays.copyOf(header, size) : new byte[size]);
+
+        List<RecoveryReport.Action> repairs = readOnlyOpenRepairs();
+        assertEquals(List.of(newest.toString()), repairs.stream().map(RecoveryReport.Action::file).toList(),
+                repairs.toString());
+        VerifyReport report = DatabaseVerifier.verify(fs, layout, OptionalInt.of(DIM));
+        assertEquals(1, report.problems().size(), report.problems().toString());
+        Problem problem = report.problems().getFirst();
+        assertEquals(newest.toString(), problem.file(), problem.toString());
+        assertEquals(0, problem.offset(), problem.toString());
+        assertEquals("no intact file header (" + size + " bytes; a write cut short by a crash): the next open"
+                + " deletes the file", problem.what());
+    }
+
+    /**
+     * The last record of a WAL file that is not the newest is damaged, with nothing intact after
+     * it in that file. Only the newest file can end in a torn write, so every strict open refuses
+     * here; verify called it a torn tail the next open truncates (skipping replay sees it so), and
+     * left out the open's refusal because it was at the same place.
+     */
+    @Test
+    void aDamagedLastRecordOfAnOlderWalFileIsCalledWhatTheOpenRefuses() throws IOException {
+        long lastRecordAt;
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            RandomIntents gen = new RandomIntents(3, DIM);
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+            lastRecordAt = fs.size(layout.walFile(1));
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+            wal.rotate(2);
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+        }
+        Path older = layout.walFile(1);
+        byte[] bytes = Files.readAllBytes(older);
+        bytes[bytes.length - 3] ^= 0x01;
+        Files.write(older, bytes);
+
+        // (Skipping also finds sequence 2 missing where the newest file starts: the damaged record held it.)
+        VerifyReport report = DatabaseVerifier.verify(fs, layout, OptionalInt.of(DIM));
+        List<Problem> inOlder = report.problems().stream().filter(p -> p.file().equals(older.toString())).toList();
+        assertEquals(1, inOlder.size(), report.problems().toString());
+        Problem problem = inOlder.getFirst();
+        assertEquals(lastRecordAt, problem.offset(), problem.toString());
+        assertTrue(problem.what().endsWith("(not the newest WAL file, so not a torn tail) (a default open refuses"
+                + " this)"), problem.toString());
+    }
+
+    /** What a read-only open reports it would repair (RecoveryReport.Action#isRepair), run as that open runs it. */
+    private List<RecoveryReport.Action> readOnlyOpenRepairs() {
+        DirectoryLock notHeld = new DirectoryLock() {
+            @Override
+            public Path path() {
+                return layout.lockFile();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout,
+                WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, notHeld, false)) {
+            recovery.replayWal((record, walNumber) -> { });
+            return recovery.report(0).actions().stream().filter(RecoveryReport.Action::isRepair).toList();
+        }
     }
 }
