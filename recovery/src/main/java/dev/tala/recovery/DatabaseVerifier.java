@@ -83,10 +83,15 @@ public final class DatabaseVerifier {
                 unlisted.add(p);
             }
         }
+        // Every open refuses a listed segment that is missing (DatabaseRecovery.openListedSegments),
+        // before it deletes or moves anything.
+        List<Long> missing = new ArrayList<>();
         for (long id : state.segments().keySet()) {
             Path p = layout.segmentFile(id);
             if (!fs.exists(p)) {
-                problems.add(new Problem(p.toString(), 0, "listed in the MANIFEST but missing"));
+                missing.add(id);
+                problems.add(new Problem(p.toString(), 0, "listed in the MANIFEST but missing (an open refuses this"
+                        + " in every recovery mode)"));
                 continue;
             }
             files++;
@@ -182,11 +187,22 @@ public final class DatabaseVerifier {
         // hole alone may have another cause (a WAL file removed by hand).
         boolean editLost = false;
         for (Path p : unlisted) {
-            Verdict verdict = unlistedVerdict(fs, p, reached, hole);
+            Verdict verdict = missing.isEmpty() ? unlistedVerdict(fs, p, reached, hole)
+                    : leftInPlace(fs, p, tornEdit != null);
             editLost |= verdict.listedByALostEdit();
             problems.add(new Problem(p.toString(), 0, verdict.what()));
         }
-        if (tornEdit != null && editLost) {
+        if (tornEdit != null && !missing.isEmpty()) {
+            // A compaction deletes its inputs only once its edit is durable: the edit that removed
+            // them was finished, and without it every open stops at the first missing one.
+            String listedMissing = "without it the MANIFEST lists segments " + missing + ", whose files are missing";
+            problems.set(problems.indexOf(tornEdit), new Problem(tornEdit.file(), tornEdit.offset(), editLost
+                    ? "damaged last edit (" + tornBytes + " bytes): " + listedMissing + ", so it was a finished edit (a"
+                    + " compaction deletes its inputs only once its edit is durable); an open refuses this in every"
+                    + " recovery mode"
+                    : "torn last edit (" + tornBytes + " bytes), which an open would drop, but " + listedMissing
+                    + "; an open refuses this in every recovery mode"));
+        } else if (tornEdit != null && editLost) {
             // Not a crash's unfinished edit, which the WAL would still cover, but a finished one
             // damaged since: the open that would drop it refuses instead.
             problems.set(problems.indexOf(tornEdit), new Problem(tornEdit.file(), tornEdit.offset(),
@@ -198,6 +214,24 @@ public final class DatabaseVerifier {
 
     /** What the next open does with an unlisted segment, and whether a lost MANIFEST edit listed it. */
     private record Verdict(String what, boolean listedByALostEdit) {
+    }
+
+    /**
+     * An unlisted segment when segments the MANIFEST lists are missing: every open refuses then,
+     * before it deletes or moves any file. A complete one beside a {@code torn} edit is most
+     * likely what that edit listed (a compaction's output, whose inputs are the missing ones).
+     */
+    private static Verdict leftInPlace(FileLayer fs, Path segment, boolean torn) {
+        String what = "not listed in the MANIFEST, and left in place: an open refuses this database before it judges"
+                + " unlisted segments, since segments it lists are missing";
+        boolean complete;
+        try {
+            complete = UnlistedSegments.whyIncomplete(fs, segment) == null;
+        } catch (IOException e) {
+            return new Verdict(what + "; it cannot be read: " + StorageException.describe(e), false);
+        }
+        return complete && torn ? new Verdict(what + "; the damaged last edit may be the one that listed it", true)
+                : new Verdict(what, complete);
     }
 
     /** What the next open does with a segment the MANIFEST does not list (docs/RECOVERY.md, step 4). */

@@ -601,6 +601,47 @@ class RecoveryProtocolTest {
         }
     }
 
+    /**
+     * One flipped bit in the MANIFEST's last edit, a compaction's, after the compaction deleted
+     * its inputs. Without the edit the MANIFEST lists the inputs, whose files are gone, so every
+     * open refuses, whatever its recovery mode, and moves nothing. verify called the edit torn,
+     * one "the next open drops", and said the next open would set the compaction's output aside.
+     */
+    @Test
+    void aDamagedCompactionEditWhoseInputsAreDeletedIsWhatEveryOpenRefuses() throws IOException {
+        Path dir = tmp.resolve("db");
+        Options merging = options().toBuilder().compactionMoves(false).backgroundCompaction(false).build();
+        RandomIntents gen = new RandomIntents(6, DIM);
+        List<Path> inputs = new ArrayList<>();
+        try (TalaDB db = TalaDB.open(dir, merging)) {
+            Intent first = gen.next();
+            db.put(first);
+            db.put(gen.next());
+            db.flush();
+            inputs.add(onlySegment(dir));
+            db.delete(first.id()); // an id both segments hold: the compaction merges them, no move
+            db.put(gen.next());
+            db.flush();
+            try (var files = Files.list(new DatabaseLayout(dir).segmentDir())) {
+                files.filter(p -> !inputs.contains(p)).forEach(inputs::add);
+            }
+            assertEquals(2, inputs.size(), inputs.toString());
+            assertTrue(db.compact().isPresent());
+        }
+        Path output = onlySegment(dir);
+        assertFalse(inputs.contains(output), "the inputs are deleted, the output is a new file");
+        DamagedLastEdit.flipABit(dir);
+
+        DamagedLastEdit.assertVerifyCallsItAFinishedCompaction(dir, inputs, output);
+        for (WalRecoveryMode mode : WalRecoveryMode.values()) {
+            CorruptionException e = assertThrows(CorruptionException.class,
+                    () -> TalaDB.open(dir, merging.toBuilder().recoveryMode(mode).build()).close(), mode.toString());
+            assertTrue(e.getMessage().contains("is missing"), e.getMessage());
+            assertEquals(output, onlySegment(dir), "nothing moved: " + e.getMessage());
+            assertFalse(Files.exists(dir.resolve("lost")), e.getMessage());
+        }
+    }
+
     /** A segment that cannot be read (permissions, a failing disk) is one finding of verify, not its end. */
     @Test
     void verifyListsAnUnreadableSegmentAndGoesOn() throws IOException {
