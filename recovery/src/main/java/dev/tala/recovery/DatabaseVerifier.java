@@ -127,7 +127,8 @@ public final class DatabaseVerifier {
         }
         long reached = state.lastSequence();
         // Sequences in no listed segment and no WAL file: an unlisted segment holding them is the
-        // data a damaged MANIFEST edit listed, which a default open refuses to drop.
+        // data a damaged MANIFEST edit listed, which a default open refuses to drop. Only the
+        // default open's replay below names one: skipping reports a hole as a skipped range and goes on.
         WalHoleException hole = null;
         try {
             // Only the first: an open refuses at it, and a changed dimension would list every record.
@@ -158,7 +159,6 @@ public final class DatabaseVerifier {
                 }
             }
         } catch (TalaException e) {
-            hole = e instanceof WalHoleException h ? h : null;
             problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
         }
         // Skipping lists every damaged record but forgives what a default open refuses (say, an
@@ -167,9 +167,7 @@ public final class DatabaseVerifier {
         try {
             WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
         } catch (CorruptionException e) {
-            if (hole == null && e instanceof WalHoleException h) {
-                hole = h;
-            }
+            hole = e instanceof WalHoleException h ? h : null;
             Problem refused = new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)");
             int same = problems.indexOf(problems.stream().filter(p -> p.file().equals(e.file())
                     && p.offset() == e.offset()).findFirst().orElse(null));
