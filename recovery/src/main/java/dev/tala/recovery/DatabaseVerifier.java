@@ -53,36 +53,112 @@ public final class DatabaseVerifier {
 
     private static VerifyReport verifyLocked(FileLayer fs, DatabaseLayout layout, OptionalInt dimension)
             throws IOException {
-        List<Problem> problems = new ArrayList<>();
-        int files = 0;
-        long bytes = 0;
-        ManifestState state;
-        Problem tornEdit = null;
-        long tornBytes = 0;
+        Findings found = new Findings(fs);
+        ManifestReader.Result manifest;
         try {
-            ManifestReader.Result m = ManifestReader.read(fs, layout.manifestFile());
-            files++;
-            bytes += fs.size(layout.manifestFile());
-            if (m.tornTailBytes() > 0) {
-                tornBytes = m.tornTailBytes();
-                tornEdit = new Problem(layout.manifestFile().toString(), m.validEnd(),
-                        "torn last edit (" + m.tornTailBytes() + " bytes); the next open drops it");
-                problems.add(tornEdit);
-            }
-            state = m.state();
+            manifest = ManifestReader.read(fs, layout.manifestFile());
         } catch (CorruptionException e) {
-            problems.add(new Problem(e.file(), e.offset(), e.what()));
-            return new VerifyReport(problems, files, bytes);
+            // Without the MANIFEST nothing says which segments and WAL files are live.
+            found.add(new Problem(e.file(), e.offset(), e.what()));
+            return found.report();
+        }
+        found.checked(layout.manifestFile());
+        ManifestState state = manifest.state();
+        List<Long> missing = checkListedSegments(fs, layout, state, dimension, found);
+        // What the WAL holds decides what the open does with unlisted segments, and what they
+        // show decides what the MANIFEST's torn tail was: listed first all the same, read first.
+        WalVerdict wal = checkWal(fs, layout, state, dimension, found);
+        boolean torn = manifest.tornTailBytes() > 0;
+        boolean editLost = judgeUnlistedSegments(fs, layout, state, missing, wal, torn, found);
+        if (torn) {
+            found.addFirst(tornEdit(layout, manifest, missing, editLost));
+        }
+        return found.report();
+    }
+
+    /** The problems found so far, and how many files and bytes were read. */
+    private static final class Findings {
+        private final FileLayer fs;
+        private final List<Problem> problems = new ArrayList<>();
+        private int files;
+        private long bytes;
+
+        Findings(FileLayer fs) {
+            this.fs = fs;
         }
 
-        List<Path> unlisted = new ArrayList<>();
-        for (Path p : fs.list(layout.segmentDir())) {
-            OptionalLong id = DatabaseLayout.segmentId(p);
-            if (id.isPresent() && !state.segments().containsKey(id.getAsLong())
-                    && !state.obsolete().contains(id.getAsLong())) {
-                unlisted.add(p);
-            }
+        void checked(Path file) throws IOException {
+            files++;
+            bytes += fs.size(file);
         }
+
+        void add(Problem problem) {
+            problems.add(problem);
+        }
+
+        void addFirst(Problem problem) {
+            problems.addFirst(problem);
+        }
+
+        /** Puts {@code problem} in place of what was said of the same file and offset, if anything was. */
+        void replaceAtSamePlace(Problem problem) {
+            for (int i = 0; i < problems.size(); i++) {
+                Problem p = problems.get(i);
+                if (p.file().equals(problem.file()) && p.offset() == problem.offset()) {
+                    problems.set(i, problem);
+                    return;
+                }
+            }
+            problems.add(problem);
+        }
+
+        boolean says(String what) {
+            return problems.stream().anyMatch(p -> p.what().equals(what));
+        }
+
+        VerifyReport report() {
+            return new VerifyReport(List.copyOf(problems), files, bytes);
+        }
+    }
+
+    // ---- MANIFEST ---------------------------------------------------------------------------
+
+    /**
+     * What the MANIFEST's torn tail is, once the rest is known: a crash's unfinished edit, which
+     * the next open drops, unless what the files show says it was a finished edit damaged since.
+     */
+    private static Problem tornEdit(DatabaseLayout layout, ManifestReader.Result manifest, List<Long> missing,
+                                    boolean editLost) {
+        long tornBytes = manifest.tornTailBytes();
+        String what;
+        if (!missing.isEmpty()) {
+            // A compaction deletes its inputs only once its edit is durable: the edit that removed
+            // them was finished, and without it every open stops at the first missing one.
+            String listedMissing = "without it the MANIFEST lists segments " + missing + ", whose files are missing";
+            what = editLost ? "damaged last edit (" + tornBytes + " bytes): " + listedMissing + ", so it was a finished"
+                    + " edit (a compaction deletes its inputs only once its edit is durable); an open refuses this in"
+                    + " every recovery mode"
+                    : "torn last edit (" + tornBytes + " bytes), which an open would drop, but " + listedMissing
+                    + "; an open refuses this in every recovery mode";
+        } else if (editLost) {
+            // Not a crash's unfinished edit, which the WAL would still cover, but a finished one
+            // damaged since: the open that would drop it refuses instead.
+            what = "damaged last edit (" + tornBytes + " bytes): what it listed is in no listed segment and no WAL"
+                    + " file, so it was a finished edit; a default open refuses this";
+        } else {
+            what = "torn last edit (" + tornBytes + " bytes); the next open drops it";
+        }
+        return new Problem(layout.manifestFile().toString(), manifest.validEnd(), what);
+    }
+
+    // ---- segments ---------------------------------------------------------------------------
+
+    /**
+     * Checks every segment the MANIFEST lists, every region of it, and what an open checks of
+     * it besides; returns the ids of those that are missing.
+     */
+    private static List<Long> checkListedSegments(FileLayer fs, DatabaseLayout layout, ManifestState state,
+                                                  OptionalInt dimension, Findings found) throws IOException {
         // Every open refuses a listed segment that is missing (DatabaseRecovery.openListedSegments),
         // before it deletes or moves anything.
         List<Long> missing = new ArrayList<>();
@@ -90,124 +166,63 @@ public final class DatabaseVerifier {
             Path p = layout.segmentFile(id);
             if (!fs.exists(p)) {
                 missing.add(id);
-                problems.add(new Problem(p.toString(), 0, "listed in the MANIFEST but missing (an open refuses this"
+                found.add(new Problem(p.toString(), 0, "listed in the MANIFEST but missing (an open refuses this"
                         + " in every recovery mode)"));
                 continue;
             }
-            files++;
-            bytes += fs.size(p);
-            try (SegmentReader reader = SegmentReader.open(fs, p)) {
-                // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
-                CorruptionException misnamed = DatabaseRecovery.misnamed(reader, id);
-                if (misnamed != null) {
-                    problems.add(new Problem(misnamed.file(), misnamed.offset(), misnamed.what()
-                            + " (an open refuses this)"));
-                }
-                if (dimension.isPresent() && reader.dimension() != dimension.getAsInt()) {
-                    problems.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + reader.dimension()
-                            + ", but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
-                }
-                for (CorruptionException e : reader.verifyAll()) {
-                    problems.add(new Problem(e.file(), e.offset(), e.what()));
-                }
-            } catch (CorruptionException e) {
-                problems.add(new Problem(e.file(), e.offset(), e.what()));
-            } catch (UnsupportedFormatException e) {
-                problems.add(new Problem(e.file(), 0, e.getMessage()));
-            } catch (IOException e) {
-                // One unreadable file (permissions, a failing disk) is a finding; the others are still checked.
-                problems.add(new Problem(p.toString(), 0, "cannot be read: " + StorageException.describe(e)));
-            }
+            found.checked(p);
+            checkSegment(fs, p, id, dimension, found);
         }
+        return missing;
+    }
 
-        List<Path> wal = WalReplayer.walFiles(fs, layout.walDir(), state.logNumber());
-        for (Path p : wal) {
-            files++;
-            bytes += fs.size(p);
-        }
-        long reached = state.lastSequence();
-        // Sequences in no listed segment and no WAL file: an unlisted segment holding them is the
-        // data a damaged MANIFEST edit listed, which a default open refuses to drop. Only the
-        // default open's replay below names one: skipping reports a hole as a skipped range and goes on.
-        WalHoleException hole = null;
-        try {
-            // Only the first: an open refuses at it, and a changed dimension would list every record.
-            List<Problem> wrongDimension = new ArrayList<>();
-            ReplayReport replay = WalReplayer.replayLocated(fs, wal, state.lastSequence(),
-                    WalRecoveryMode.SKIP_CORRUPTED, (r, file, offset) -> {
-                        OptionalInt other = dimension.isPresent() ? r.otherDimension(dimension.getAsInt())
-                                : OptionalInt.empty();
-                        if (wrongDimension.isEmpty() && other.isPresent()) {
-                            wrongDimension.add(new Problem(file.toString(), offset, "holds an intent of embedding"
-                                    + " dimension " + other.getAsInt() + " (sequence " + r.firstSequence() + "), but"
-                                    + " OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
-                        }
-                    });
-            problems.addAll(wrongDimension);
-            reached = Math.max(reached, replay.lastSequence());
-            for (ReplayReport.FileReport f : replay.files()) {
-                for (ReplayReport.Skipped s : f.skipped()) {
-                    problems.add(new Problem(f.file().toString(), s.offset(), s.what()));
-                }
-                if (f.validEnd() == 0 && (f.droppedTailBytes() > 0 || f.size() == 0)) {
-                    // Even a file of 0 bytes: the open deletes it and reports it (DatabaseRecovery.cutTail).
-                    problems.add(new Problem(f.file().toString(), 0, "no intact file header (" + f.size()
-                            + " bytes; a write cut short by a crash): the next open deletes the file"));
-                } else if (f.droppedTailBytes() > 0) {
-                    problems.add(new Problem(f.file().toString(), f.validEnd(), "torn tail of " + f.droppedTailBytes()
-                            + " bytes (a write cut short by a crash; the next open truncates it)"));
-                }
+    private static void checkSegment(FileLayer fs, Path p, long id, OptionalInt dimension, Findings found) {
+        try (SegmentReader reader = SegmentReader.open(fs, p)) {
+            // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
+            CorruptionException misnamed = DatabaseRecovery.misnamed(reader, id);
+            if (misnamed != null) {
+                found.add(new Problem(misnamed.file(), misnamed.offset(), misnamed.what() + " (an open refuses this)"));
             }
-        } catch (TalaException e) {
-            problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
-        }
-        // Skipping lists every damaged record but forgives what a default open refuses (say, an
-        // empty WAL file that is not the newest, or damage at the end of one, which skipping takes
-        // for a torn tail), so the open's own verdict replaces what skipping said of that place.
-        try {
-            WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
+            int stored = reader.dimension();
+            if (dimension.isPresent() && stored != dimension.getAsInt()) {
+                found.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + stored
+                        + ", but OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
+            }
+            for (CorruptionException e : reader.verifyAll()) {
+                found.add(new Problem(e.file(), e.offset(), e.what()));
+            }
         } catch (CorruptionException e) {
-            hole = e instanceof WalHoleException h ? h : null;
-            Problem refused = new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)");
-            int same = problems.indexOf(problems.stream().filter(p -> p.file().equals(e.file())
-                    && p.offset() == e.offset()).findFirst().orElse(null));
-            if (same >= 0) {
-                problems.set(same, refused);
-            } else {
-                problems.add(refused);
-            }
-        } catch (TalaException e) {
-            if (problems.stream().noneMatch(p -> p.what().equals(e.getMessage()))) {
-                problems.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
-            }
+            found.add(new Problem(e.file(), e.offset(), e.what()));
+        } catch (UnsupportedFormatException e) {
+            found.add(new Problem(e.file(), 0, e.getMessage()));
+        } catch (IOException e) {
+            // One unreadable file (permissions, a failing disk) is a finding; the others are still checked.
+            found.add(new Problem(p.toString(), 0, "cannot be read: " + StorageException.describe(e)));
         }
+    }
+
+    /**
+     * Says what the next open does with each segment file the MANIFEST does not list (nor names
+     * as obsolete); returns whether one shows that a lost MANIFEST edit listed it.
+     */
+    private static boolean judgeUnlistedSegments(FileLayer fs, DatabaseLayout layout, ManifestState state,
+                                                 List<Long> missing, WalVerdict wal, boolean torn, Findings found)
+            throws IOException {
         // Only an unlisted segment holding what is missing shows the edit was a finished one: a
         // hole alone may have another cause (a WAL file removed by hand).
         boolean editLost = false;
-        for (Path p : unlisted) {
-            Verdict verdict = missing.isEmpty() ? unlistedVerdict(fs, p, reached, hole)
-                    : leftInPlace(fs, p, tornEdit != null);
+        for (Path p : fs.list(layout.segmentDir())) {
+            OptionalLong id = DatabaseLayout.segmentId(p);
+            if (id.isEmpty() || state.segments().containsKey(id.getAsLong())
+                    || state.obsolete().contains(id.getAsLong())) {
+                continue;
+            }
+            Verdict verdict = missing.isEmpty() ? unlistedVerdict(fs, p, wal.reached(), wal.hole())
+                    : leftInPlace(fs, p, torn);
             editLost |= verdict.listedByALostEdit();
-            problems.add(new Problem(p.toString(), 0, verdict.what()));
+            found.add(new Problem(p.toString(), 0, verdict.what()));
         }
-        if (tornEdit != null && !missing.isEmpty()) {
-            // A compaction deletes its inputs only once its edit is durable: the edit that removed
-            // them was finished, and without it every open stops at the first missing one.
-            String listedMissing = "without it the MANIFEST lists segments " + missing + ", whose files are missing";
-            problems.set(problems.indexOf(tornEdit), new Problem(tornEdit.file(), tornEdit.offset(), editLost
-                    ? "damaged last edit (" + tornBytes + " bytes): " + listedMissing + ", so it was a finished edit (a"
-                    + " compaction deletes its inputs only once its edit is durable); an open refuses this in every"
-                    + " recovery mode"
-                    : "torn last edit (" + tornBytes + " bytes), which an open would drop, but " + listedMissing
-                    + "; an open refuses this in every recovery mode"));
-        } else if (tornEdit != null && editLost) {
-            // Not a crash's unfinished edit, which the WAL would still cover, but a finished one
-            // damaged since: the open that would drop it refuses instead.
-            problems.set(problems.indexOf(tornEdit), new Problem(tornEdit.file(), tornEdit.offset(),
-                    "damaged last edit (" + tornBytes + " bytes): what it listed is in no listed segment and no WAL"
-                    + " file, so it was a finished edit; a default open refuses this"));
-        }
-        return new VerifyReport(List.copyOf(problems), files, bytes);
+        return editLost;
     }
 
     /** What the next open does with an unlisted segment, and whether a lost MANIFEST edit listed it. */
@@ -229,7 +244,7 @@ public final class DatabaseVerifier {
             return new Verdict(what + "; it cannot be read: " + StorageException.describe(e), false);
         }
         return complete && torn ? new Verdict(what + "; the damaged last edit may be the one that listed it", true)
-                : new Verdict(what, complete);
+                : new Verdict(what, false);
     }
 
     /** What the next open does with a segment the MANIFEST does not list (docs/RECOVERY.md, step 4). */
@@ -252,6 +267,90 @@ public final class DatabaseVerifier {
             return new Verdict(removed, false);
         } catch (IOException e) {
             return new Verdict(removed + "; it cannot be read: " + StorageException.describe(e), false);
+        }
+    }
+
+    // ---- WAL --------------------------------------------------------------------------------
+
+    /**
+     * What the WAL tells of unlisted segments: the highest sequence number it holds (or the
+     * MANIFEST's last, if higher), and the hole a default open refuses at, if any.
+     */
+    private record WalVerdict(long reached, WalHoleException hole) {
+    }
+
+    /** Checks the WAL files not yet flushed, record by record, and adds what a default open says of them. */
+    private static WalVerdict checkWal(FileLayer fs, DatabaseLayout layout, ManifestState state,
+                                       OptionalInt dimension, Findings found) throws IOException {
+        List<Path> wal = WalReplayer.walFiles(fs, layout.walDir(), state.logNumber());
+        for (Path p : wal) {
+            found.checked(p);
+        }
+        long reached = Math.max(state.lastSequence(), listWalDamage(fs, layout, wal, state, dimension, found));
+        return new WalVerdict(reached, addDefaultOpenVerdict(fs, layout, wal, state, found));
+    }
+
+    /**
+     * Replays {@code wal} skipping damage, so that one run lists all of it: each damaged record,
+     * torn tail or file without an intact header, and the first put of another dimension than
+     * OPTIONS gives. Returns the last sequence number replayed (the MANIFEST's if it failed).
+     */
+    private static long listWalDamage(FileLayer fs, DatabaseLayout layout, List<Path> wal, ManifestState state,
+                                      OptionalInt dimension, Findings found) {
+        try {
+            // Only the first: an open refuses at it, and a changed dimension would list every record.
+            List<Problem> wrongDimension = new ArrayList<>();
+            ReplayReport replay = WalReplayer.replayLocated(fs, wal, state.lastSequence(),
+                    WalRecoveryMode.SKIP_CORRUPTED, (r, file, offset) -> {
+                        OptionalInt other = dimension.isPresent() ? r.otherDimension(dimension.getAsInt())
+                                : OptionalInt.empty();
+                        if (wrongDimension.isEmpty() && other.isPresent()) {
+                            wrongDimension.add(new Problem(file.toString(), offset, "holds an intent of embedding"
+                                    + " dimension " + other.getAsInt() + " (sequence " + r.firstSequence() + "), but"
+                                    + " OPTIONS says " + dimension.getAsInt() + " (an open refuses this)"));
+                        }
+                    });
+            wrongDimension.forEach(found::add);
+            for (ReplayReport.FileReport f : replay.files()) {
+                for (ReplayReport.Skipped s : f.skipped()) {
+                    found.add(new Problem(f.file().toString(), s.offset(), s.what()));
+                }
+                if (f.validEnd() == 0 && (f.droppedTailBytes() > 0 || f.size() == 0)) {
+                    // Even a file of 0 bytes: the open deletes it and reports it (DatabaseRecovery.cutTail).
+                    found.add(new Problem(f.file().toString(), 0, "no intact file header (" + f.size()
+                            + " bytes; a write cut short by a crash): the next open deletes the file"));
+                } else if (f.droppedTailBytes() > 0) {
+                    found.add(new Problem(f.file().toString(), f.validEnd(), "torn tail of " + f.droppedTailBytes()
+                            + " bytes (a write cut short by a crash; the next open truncates it)"));
+                }
+            }
+            return replay.lastSequence();
+        } catch (TalaException e) {
+            found.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
+            return state.lastSequence();
+        }
+    }
+
+    /**
+     * Replays {@code wal} as a default open does and adds its refusal, if it refuses; returns the
+     * hole it refuses at, if that is why. Skipping forgives what a default open refuses (say, an
+     * empty WAL file that is not the newest, or damage at the end of one, which skipping takes
+     * for a torn tail), so the refusal replaces what skipping said of the same place. It alone
+     * names a hole: skipping reports one as a skipped range and goes on.
+     */
+    private static WalHoleException addDefaultOpenVerdict(FileLayer fs, DatabaseLayout layout, List<Path> wal,
+                                                          ManifestState state, Findings found) {
+        try {
+            WalReplayer.replay(fs, wal, state.lastSequence(), WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, r -> { });
+            return null;
+        } catch (CorruptionException e) {
+            found.replaceAtSamePlace(new Problem(e.file(), e.offset(), e.what() + " (a default open refuses this)"));
+            return e instanceof WalHoleException hole ? hole : null;
+        } catch (TalaException e) {
+            if (!found.says(e.getMessage())) {
+                found.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
+            }
+            return null;
         }
     }
 }
