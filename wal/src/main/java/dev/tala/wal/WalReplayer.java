@@ -262,16 +262,26 @@ public final class WalReplayer {
          * record anyway. A hole is never a torn tail, so only skip mode goes past it, and it
          * reports the hole unless the damage it skipped just before explains it.
          */
+        /**
+         * What a skip or a stop at {@code offset} of this file says of {@code hole}: a report
+         * names its own file and offset, so the hole's place is repeated only where it is another
+         * (the end of the previous file, which lost the records).
+         */
+        private String reasonAt(long offset, WalHoleException hole) {
+            boolean here = hole.file().equals(path.toString()) && hole.offset() == offset;
+            return here ? hole.what() : hole.getMessage();
+        }
+
         private boolean onHole(long offset, WalHoleException hole) {
             switch (mode) {
                 case SKIP_CORRUPTED -> {
                     if (!skippedJustBefore) {
-                        skipped.add(new ReplayReport.Skipped(offset, 0, hole.getMessage()));
+                        skipped.add(new ReplayReport.Skipped(offset, 0, reasonAt(offset, hole)));
                     }
                     return true;
                 }
                 case POINT_IN_TIME -> {
-                    stop = new ReplayReport.Stop(path, offset, hole.getMessage());
+                    stop = new ReplayReport.Stop(path, offset, reasonAt(offset, hole));
                     droppedTail = dataEnd - offset;
                     return false;
                 }

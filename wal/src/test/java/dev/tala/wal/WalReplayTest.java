@@ -372,6 +372,14 @@ class WalReplayTest {
         CorruptionException e = assertThrows(CorruptionException.class, () -> replay(40),
                 "a WAL that starts above the MANIFEST's last sequence lost the records between");
         assertTrue(e.getMessage().contains("MANIFEST's last sequence 40: sequences 41..50"), e.getMessage());
+
+        // The reports name the place themselves; the reason said it again ("F at offset 16: F at offset 16: ...").
+        for (WalRecoveryMode lenient : List.of(WalRecoveryMode.SKIP_CORRUPTED, WalRecoveryMode.POINT_IN_TIME)) {
+            ReplayReport r = WalReplayer.replay(fs, List.of(walFile(1)), 40, lenient, record -> { });
+            String reason = lenient == WalRecoveryMode.SKIP_CORRUPTED
+                    ? r.files().getFirst().skipped().getFirst().what() : r.stoppedAt().what();
+            assertEquals(e.what(), reason, lenient.name());
+        }
     }
 
     private List<WalRecord> replay(long afterSequence) {
