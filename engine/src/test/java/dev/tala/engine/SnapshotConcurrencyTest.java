@@ -10,6 +10,7 @@ import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.query.SearchFilter;
+import dev.tala.recovery.RecoveryReport;
 import dev.tala.wal.Durability;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,6 +51,37 @@ class SnapshotConcurrencyTest {
         }
         db.flush();
         return ids;
+    }
+
+    /**
+     * A snapshot still open at close keeps the compaction inputs it reads, and the next open
+     * deletes them. That is housekeeping, not a repair, and its reason must not claim a crash
+     * (it did, which misleads an operator reading the report of a clean shutdown).
+     */
+    @Test
+    void inputsASnapshotHeldAtCloseAreDeletedByTheNextOpenAsHousekeeping() {
+        Snapshot held;
+        List<IntentId> ids;
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            ids = fill(db, 300, 100);
+            held = db.snapshot();
+            assertTrue(db.compact().isPresent(), "the three segments were compacted");
+        }
+        assertEquals(ids.size(), held.countIntents(), "the snapshot still reads its segments after close");
+        held.close();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            RecoveryReport report = db.recoveryReport();
+            assertTrue(report.isClean(), report.headline());
+            List<RecoveryReport.Action> actions = report.actions();
+            assertEquals(3, actions.size(), actions.toString());
+            for (RecoveryReport.Action a : actions) {
+                assertEquals(RecoveryReport.Action.Kind.DELETED_OBSOLETE_SEGMENT, a.kind());
+                assertTrue(a.reason().contains("a close while a snapshot still read it"), a.reason());
+            }
+            try (Snapshot now = db.snapshot()) {
+                assertEquals(ids.size(), now.countIntents());
+            }
+        }
     }
 
     @Test

@@ -475,8 +475,8 @@ public final class DatabaseRecovery implements AutoCloseable {
             if (manifest.obsolete().contains(id.getAsLong())) {
                 delete(p);
                 deleted = true;
-                act(Action.Kind.DELETED_OBSOLETE_SEGMENT, p, "a compaction input the MANIFEST removed; "
-                        + "the crash came before it was deleted");
+                act(Action.Kind.DELETED_OBSOLETE_SEGMENT, p, "a compaction input the MANIFEST removed, left by"
+                        + " a process that stopped before deleting it (a crash, or a close while a snapshot still read it)");
                 continue;
             }
             String unlisted = UnlistedSegments.whyIncomplete(fs, p);
