@@ -12,6 +12,7 @@ import dev.tala.core.error.InvalidIntentException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
+import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentLimits;
@@ -23,6 +24,7 @@ import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.Hop;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.wal.Durability;
+import dev.tala.wal.WalFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -460,7 +462,10 @@ class TalaDBTest {
         Files.writeString(options, good.replaceFirst("dimension=\\d+", "dimension=16"));
         TalaException e = assertThrows(TalaException.class, () -> TalaDB.open(dir));
         assertTrue(e.getMessage().contains("dimension " + DIM) && e.getMessage().contains("dimension is 16"), e.getMessage());
-        assertTrue(e.getMessage().contains("wal"), e.getMessage());
+        String firstRecord = dir.resolve("wal").resolve(DatabaseLayout.walFileName(1)) + " at offset "
+                + WalFormat.FILE_HEADER_BYTES + " holds";
+        assertTrue(e.getMessage().startsWith(firstRecord), "the first record is named by its file and offset: "
+                + e.getMessage());
         Files.writeString(options, good);
         try (TalaDB db = TalaDB.open(dir)) {
             for (Intent x : written) {

@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,11 +220,11 @@ public final class DatabaseRecovery implements AutoCloseable {
      * Replays the WAL above the MANIFEST's last sequence number into {@code apply}, then repairs
      * the files so the next open sees no damage: torn tails are truncated; in point-in-time mode
      * the file is cut at the stop point and later files are moved to {@code lost/}. {@code apply}
-     * is told each record's WAL file number as well.
+     * is told where each record was read as well.
      */
-    public ReplayReport replayWal(ObjLongConsumer<WalRecord> apply) {
+    public ReplayReport replayWal(WalReplayer.LocatedConsumer apply) {
         try {
-            replay = WalReplayer.replayWithFileNumbers(fs, walFiles, manifest.lastSequence(), mode, apply);
+            replay = WalReplayer.replayLocated(fs, walFiles, manifest.lastSequence(), mode, apply);
         } catch (WalHoleException hole) {
             if (hole.belowFirstRecord()) {
                 // The oldest WAL file starts above what the MANIFEST says is in segments. Either

@@ -301,7 +301,7 @@ public final class DatabaseVerifier {
             // Only the first: an open refuses at it, and a changed dimension would list every record.
             List<Problem> wrongDimension = new ArrayList<>();
             ReplayReport replay = WalReplayer.replayLocated(fs, wal, state.lastSequence(),
-                    WalRecoveryMode.SKIP_CORRUPTED, (r, file, offset) -> {
+                    WalRecoveryMode.SKIP_CORRUPTED, (r, fileNumber, file, offset) -> {
                         OptionalInt other = dimension.isPresent() ? r.otherDimension(dimension.getAsInt())
                                 : OptionalInt.empty();
                         if (wrongDimension.isEmpty() && other.isPresent()) {

@@ -144,7 +144,7 @@ class DatabaseVerifierTest {
         };
         try (DatabaseRecovery recovery = DatabaseRecovery.beginReadOnly(fs, layout,
                 WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, notHeld, false)) {
-            recovery.replayWal((record, walNumber) -> { });
+            recovery.replayWal((record, walNumber, file, offset) -> { });
             return recovery.report(0).actions().stream().filter(RecoveryReport.Action::isRepair).toList();
         }
     }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.ObjLongConsumer;
 
 /**
  * Replays WAL files in order, handing each intact record newer than a cut-off to a consumer,
@@ -44,44 +43,23 @@ public final class WalReplayer {
      */
     public static ReplayReport replay(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
                                       Consumer<WalRecord> apply) {
-        return replayWithFileNumbers(fs, files, afterSequence, mode, (record, walNumber) -> apply.accept(record));
+        return replayLocated(fs, files, afterSequence, mode, (record, fileNumber, file, offset) -> apply.accept(record));
     }
 
-    /**
-     * As {@link #replay(FileLayer, List, long, WalRecoveryMode, Consumer)}, also telling
-     * {@code apply} the number of the WAL file each record came from (an engine that splits a
-     * long replay into several memtables needs it to know which files each one pins).
-     */
-    public static ReplayReport replayWithFileNumbers(FileLayer fs, List<Path> files, long afterSequence,
-                                                     WalRecoveryMode mode, ObjLongConsumer<WalRecord> apply) {
-        return replayInto(fs, files, afterSequence, mode, (record, number, file, offset) -> apply.accept(record, number));
-    }
-
-    /** Receives a replayed record with where it was read: its WAL file, and the offset its header starts at. */
+    /** Receives a replayed record with where it was read: its WAL file (number and path), and the offset its header starts at. */
     @FunctionalInterface
     public interface LocatedConsumer {
-        void accept(WalRecord record, Path file, long offset);
-    }
-
-    /**
-     * As {@link #replay(FileLayer, List, long, WalRecoveryMode, Consumer)}, also telling
-     * {@code apply} where each record is: what a check that finds fault with a record's
-     * contents (not its checksum) needs to name it.
-     */
-    public static ReplayReport replayLocated(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
-                                             LocatedConsumer apply) {
-        return replayInto(fs, files, afterSequence, mode,
-                (record, number, file, offset) -> apply.accept(record, file, offset));
-    }
-
-    /** What {@link FileReplay} hands each record it applies to, with everything a caller may want of it. */
-    @FunctionalInterface
-    private interface Sink {
         void accept(WalRecord record, long fileNumber, Path file, long offset);
     }
 
-    private static ReplayReport replayInto(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
-                                           Sink apply) {
+    /**
+     * As {@link #replay(FileLayer, List, long, WalRecoveryMode, Consumer)}, also telling
+     * {@code apply} where each record is: its WAL file's number (an engine that splits a long
+     * replay into several memtables needs it to know which files each one pins), and the file
+     * and offset that a check finding fault with a record's contents (not its checksum) names.
+     */
+    public static ReplayReport replayLocated(FileLayer fs, List<Path> files, long afterSequence, WalRecoveryMode mode,
+                                             LocatedConsumer apply) {
         List<ReplayReport.FileReport> reports = new ArrayList<>();
         Position at = new Position(afterSequence);
         long applied = 0;
@@ -141,7 +119,7 @@ public final class WalReplayer {
         final long number;
         final boolean newest;
         final WalRecoveryMode mode;
-        final Sink apply;
+        final LocatedConsumer apply;
         final List<ReplayReport.Skipped> skipped = new ArrayList<>();
         final Position at;
         long read;
@@ -157,7 +135,7 @@ public final class WalReplayer {
         long dataEnd;
         ReplayReport.Stop stop;
 
-        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, Sink apply) {
+        FileReplay(Path path, long number, boolean newest, WalRecoveryMode mode, Position at, LocatedConsumer apply) {
             this.path = path;
             this.number = number;
             this.newest = newest;

@@ -268,17 +268,17 @@ public final class DatabaseOpener {
         }
 
         /**
-         * Applies one record from WAL file {@code walNumber}; an outcome whose intent is gone
-         * (after lenient recovery) is skipped.
+         * Applies one record from WAL file {@code walNumber} ({@code file}, at {@code offset});
+         * an outcome whose intent is gone (after lenient recovery) is skipped.
          *
          * @throws TalaException if the record holds an embedding of another dimension than
          *     OPTIONS says: checksums cannot see which of the two is wrong, and taking either
          *     would fail the first search or flush
          */
-        void apply(WalRecord record, long walNumber) {
+        void apply(WalRecord record, long walNumber, Path file, long offset) {
             OptionalInt other = record.otherDimension(dimension);
             if (other.isPresent()) {
-                throw new TalaException(layout.walFile(walNumber) + " holds an intent of embedding dimension "
+                throw new TalaException(file + " at offset " + offset + " holds an intent of embedding dimension "
                         + other.getAsInt() + " (sequence " + record.firstSequence() + "), but "
                         + layout.optionsFile() + " says the database's dimension is " + dimension
                         + "; refusing to open");
