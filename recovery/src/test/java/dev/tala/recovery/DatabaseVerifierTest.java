@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
+import dev.tala.core.io.MappedRegion;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.recovery.VerifyReport.Problem;
@@ -70,6 +72,27 @@ class DatabaseVerifierTest {
     }
 
     /**
+     * Only the first put of another dimension is listed: an open refuses at it and reads no
+     * further, and after a changed OPTIONS dimension every put in the WAL would be listed, one
+     * line per record. Here two of three puts have the wrong dimension; the second is not named.
+     */
+    @Test
+    void onlyTheFirstWalPutOfTheWrongDimensionIsReported() throws IOException {
+        long firstWrongAt;
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(new RandomIntents(1, DIM).next()))));
+            firstWrongAt = fs.size(layout.walFile(1));
+            RandomIntents wrong = new RandomIntents(2, DIM / 2);
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(wrong.next()))));
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(wrong.next()))));
+        }
+        VerifyReport report = DatabaseVerifier.verify(fs, layout, OptionalInt.of(DIM));
+        assertEquals(List.of(new Problem(layout.walFile(1).toString(), firstWrongAt, "holds an intent of embedding"
+                + " dimension " + DIM / 2 + " (sequence 2), but OPTIONS says " + DIM + " (an open refuses this)")),
+                report.problems());
+    }
+
+    /**
      * The newest WAL file holds no whole header: 0 bytes (a process killed between creating it
      * and writing its header), part of a header, or zeros (a reused file renamed before its
      * header was written). Every open deletes it, and reports it as a torn write (a read-only
@@ -128,6 +151,80 @@ class DatabaseVerifierTest {
         assertEquals(lastRecordAt, problem.offset(), problem.toString());
         assertTrue(problem.what().endsWith("(not the newest WAL file, so not a torn tail) (a default open refuses"
                 + " this)"), problem.toString());
+    }
+
+    /**
+     * The default open's refusal replaces what skipping said of the same place only: a file's
+     * other findings stay. Here a put of the wrong dimension comes first in the file, and a
+     * damaged record with an intact one after it (no torn tail) later; verify lists the put
+     * where it is, and the damage once, as the refusal. Replacing the file's first finding
+     * instead dropped the put and listed the damage twice.
+     */
+    @Test
+    void theOpensRefusalReplacesOnlyWhatWasSaidOfItsOwnPlace() throws IOException {
+        long wrongAt;
+        long damagedAt;
+        long intactAt;
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            RandomIntents gen = new RandomIntents(4, DIM);
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+            wrongAt = fs.size(layout.walFile(1));
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(new RandomIntents(5, DIM / 2).next()))));
+            damagedAt = fs.size(layout.walFile(1));
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+            intactAt = fs.size(layout.walFile(1));
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(gen.next()))));
+        }
+        Path file = layout.walFile(1);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[(int) intactAt - 3] ^= 0x01;
+        Files.write(file, bytes);
+
+        List<Problem> problems = DatabaseVerifier.verify(fs, layout, OptionalInt.of(DIM)).problems();
+        assertEquals(List.of(wrongAt, damagedAt), problems.stream().map(Problem::offset).toList(), problems.toString());
+        assertTrue(problems.get(0).what().startsWith("holds an intent of embedding dimension " + DIM / 2),
+                problems.toString());
+        assertTrue(problems.get(1).what().endsWith("(a default open refuses this)"), problems.toString());
+    }
+
+    /**
+     * The counts verify prints ("clean: N files, B bytes checked"): the MANIFEST and each WAL
+     * file are read and counted, with their sizes. No test held them, so verify could drop the
+     * MANIFEST from them, or every size, and still pass.
+     */
+    @Test
+    void theManifestAndEveryWalFileAreCountedWithTheirBytes() throws IOException {
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(new RandomIntents(6, DIM).next()))));
+        }
+        VerifyReport report = DatabaseVerifier.verify(fs, layout, OptionalInt.of(DIM));
+        assertTrue(report.isClean(), report.problems().toString());
+        assertEquals(2, report.filesChecked());
+        assertEquals(fs.size(layout.manifestFile()) + fs.size(layout.walFile(1)), report.bytesChecked());
+    }
+
+    /**
+     * A WAL file that cannot be read fails both of verify's replays with the same error: it is
+     * one finding, listed once, not once per replay.
+     */
+    @Test
+    void anUnreadableWalFileIsListedOnce() throws IOException {
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, layout.walDir(), 1, 0, Durability.sync())) {
+            wal.awaitDurable(wal.append(List.of(new WalOp.Put(new RandomIntents(7, DIM).next()))));
+        }
+        Path unreadable = layout.walFile(1);
+        FileLayer failing = new ForwardingFileLayer(fs) {
+            @Override
+            public MappedRegion map(Path file) throws IOException {
+                if (file.equals(unreadable)) {
+                    throw new IOException("injected: a failing disk");
+                }
+                return super.map(file);
+            }
+        };
+        List<Problem> problems = DatabaseVerifier.verify(failing, layout, OptionalInt.of(DIM)).problems();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.getFirst().what().contains(unreadable.toString()), problems.toString());
     }
 
     /** What a read-only open reports it would repair (RecoveryReport.Action#isRepair), run as that open runs it. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.DatabaseFailedException;
 import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.testing.RandomIntents;
@@ -45,6 +46,35 @@ class WalCloseRaceTest {
     }
 
     private void waitWhileCloseForces(Wait wait) throws Exception {
+        Race race = waitWhileCloseForces(wait, false);
+        assertNull(race.closeError(), "close failed");
+
+        List<WalRecord> replayed = replayAll(LocalFileLayer.INSTANCE, race.walDir(), WalRecoveryMode.ABSOLUTE_CONSISTENCY);
+        assertEquals(1, replayed.size(), "close forced the record, so it is replayed");
+        assertNull(race.writerError(), "the wait for sequence " + race.sequence() + " was refused, yet close made its"
+                + " record durable and it is replayed: " + race.writerError());
+    }
+
+    /**
+     * The other side of waiting for close's final turn: when its force fails, the record it was
+     * making durable may not be, so the writer waiting for it must be refused as any writer
+     * behind a failed force is (DatabaseFailedException: the log failed), never acknowledged,
+     * and not told the log was merely closed. Fails if close takes its records for forced
+     * whatever its force did, or does not fail the log when its force fails.
+     */
+    @Test
+    void aWriterWaitingWhileClosesForceFailsIsRefusedAsTheLogFailed() throws Exception {
+        Race race = waitWhileCloseForces((wal, sequence) -> wal.awaitDurable(sequence), true);
+        assertTrue(race.closeError() instanceof IOException, "close reports its failed force: " + race.closeError());
+        assertTrue(race.writerError() instanceof DatabaseFailedException, "the writer's record was in a force that"
+                + " failed: " + race.writerError());
+    }
+
+    /** What a writer and close did when the writer came to wait while close's final force ran. */
+    private record Race(Path walDir, long sequence, Throwable writerError, Throwable closeError) {
+    }
+
+    private Race waitWhileCloseForces(Wait wait, boolean failCloseForce) throws Exception {
         AtomicReference<Thread> closer = new AtomicReference<>();
         CountDownLatch closeForcing = new CountDownLatch(1);
         CountDownLatch releaseForce = new CountDownLatch(1);
@@ -58,6 +88,9 @@ class WalCloseRaceTest {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new IOException(e);
+                    }
+                    if (failCloseForce) {
+                        throw new IOException("injected: close's final force failed");
                     }
                 }
             }
@@ -98,11 +131,6 @@ class WalCloseRaceTest {
         closing.join(30_000);
         assertFalse(writer.isAlive(), "the writer hangs");
         assertFalse(closing.isAlive(), "close hangs");
-        assertNull(closeError.get(), "close failed");
-
-        List<WalRecord> replayed = replayAll(LocalFileLayer.INSTANCE, walDir, WalRecoveryMode.ABSOLUTE_CONSISTENCY);
-        assertEquals(1, replayed.size(), "close forced the record, so it is replayed");
-        assertNull(writerError.get(), "the wait for sequence " + sequence + " was refused, yet close made its record"
-                + " durable and it is replayed: " + writerError.get());
+        return new Race(walDir, sequence, writerError.get(), closeError.get());
     }
 }

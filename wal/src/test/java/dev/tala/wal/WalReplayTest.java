@@ -382,6 +382,38 @@ class WalReplayTest {
         }
     }
 
+    /**
+     * A hole blamed on the file before the one it is found in keeps that file's name in the
+     * reason: a skip or stop report names only the file and offset where the hole was met, so
+     * the reason is the one place that says which file lost the records. Here the earlier file
+     * holds a header and nothing else, so it ends at offset 16, the very offset where the next
+     * file's first record starts: only the file, not the offset, tells the two places apart.
+     */
+    @Test
+    void aHoleBlamedOnTheFileBeforeKeepsThatFilesNameInTheReason() throws IOException {
+        Files.createDirectories(walDir);
+        Files.write(walFile(1), WalFile.header(1).array());
+        RandomIntents gen = new RandomIntents(29, WalTestSupport.DIM);
+        try (WriteAheadLog wal = WriteAheadLog.create(fs, walDir, 2, 50, Durability.none())) {
+            wal.append(WalTestSupport.randomOps(gen));
+        }
+        List<Path> files = List.of(walFile(1), walFile(2));
+        CorruptionException e = assertThrows(CorruptionException.class,
+                () -> WalReplayer.replay(fs, files, 40, WalRecoveryMode.TOLERATE_CORRUPTED_TAIL, record -> { }));
+        assertEquals(walFile(1).toString(), e.file(), "the empty earlier file is the likelier culprit");
+        assertEquals(WalFormat.FILE_HEADER_BYTES, e.offset(), "it ends after its header");
+
+        ReplayReport skip = WalReplayer.replay(fs, files, 40, WalRecoveryMode.SKIP_CORRUPTED, record -> { });
+        ReplayReport.Skipped skipped = skip.files().get(1).skipped().getFirst();
+        assertEquals(WalFormat.FILE_HEADER_BYTES, skipped.offset(), "met where file 2's first record starts");
+        assertEquals(e.getMessage(), skipped.what(), "the reason names file 1, which the report does not");
+
+        ReplayReport pit = WalReplayer.replay(fs, files, 40, WalRecoveryMode.POINT_IN_TIME, record -> { });
+        assertEquals(walFile(2), pit.stoppedAt().file());
+        assertEquals(WalFormat.FILE_HEADER_BYTES, pit.stoppedAt().offset());
+        assertEquals(e.getMessage(), pit.stoppedAt().what(), "the reason names file 1, which the stop does not");
+    }
+
     private List<WalRecord> replay(long afterSequence) {
         List<WalRecord> out = new ArrayList<>();
         WalReplayer.replay(fs, List.of(walFile(1)), afterSequence, WalRecoveryMode.ABSOLUTE_CONSISTENCY, out::add);

@@ -1,8 +1,11 @@
 package dev.tala.engine.open;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.error.CorruptionException;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.testing.RandomIntents;
@@ -12,6 +15,7 @@ import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalFormat;
+import dev.tala.wal.WalRecoveryMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,6 +99,78 @@ class VerdictEdgesTest {
                 + " WAL file (the MANIFEST lost edits, or WAL files are missing) (a default open refuses this)")), inWal);
         assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
                 && p.what().contains("where 1..3 are in no listed segment and no WAL file")), verify.problems().toString());
+    }
+
+    /**
+     * A listed segment renamed by hand: missing under its name, unlisted under the new one, and
+     * the MANIFEST intact. Every open refuses the missing one and leaves the other in place, as
+     * verify says; and with no damaged edit, verify must not guess that one listed the segment
+     * (it does so only beside a torn edit, for a compaction's output whose inputs are missing).
+     */
+    @Test
+    void aRenamedListedSegmentBlamesNoEdit() throws IOException {
+        Options noCompaction = options().toBuilder().backgroundCompaction(false).build();
+        List<Path> listed = flushTwice(noCompaction, 13);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Path renamed = layout.segmentFile(DatabaseLayout.segmentId(listed.get(1)).orElseThrow() + 100);
+        Files.move(listed.get(1), renamed);
+
+        assertThrows(CorruptionException.class, () -> TalaDB.open(dir, noCompaction));
+        assertTrue(Files.exists(renamed), "left in place");
+        VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        String all = verify.problems().toString();
+        assertTrue(verify.problems().stream().noneMatch(p -> p.file().equals(layout.manifestFile().toString())),
+                "the MANIFEST is intact: " + all);
+        List<VerifyReport.Problem> ofRenamed = verify.problems().stream()
+                .filter(p -> p.file().equals(renamed.toString())).toList();
+        assertEquals(1, ofRenamed.size(), all);
+        assertTrue(ofRenamed.getFirst().what().contains("left in place"), all);
+        assertFalse(ofRenamed.getFirst().what().contains("edit"), "no edit is damaged here: " + all);
+    }
+
+    /**
+     * A torn last edit beside a missing listed segment, with no complete unlisted segment that
+     * the edit could have listed: nothing shows the edit was a finished one, so verify calls it
+     * torn (one an open would drop), and says that every open refuses the database all the same.
+     */
+    @Test
+    void aTornEditBesideAMissingSegmentAndNoUnlistedOneIsCalledTorn() throws IOException {
+        Options noCompaction = options().toBuilder().backgroundCompaction(false).build();
+        List<Path> listed = flushTwice(noCompaction, 17);
+        Files.delete(listed.get(0));
+        Files.delete(listed.get(1));
+        Path manifest = DamagedLastEdit.flipABit(dir);
+
+        for (WalRecoveryMode mode : WalRecoveryMode.values()) {
+            assertThrows(CorruptionException.class,
+                    () -> TalaDB.open(dir, noCompaction.toBuilder().recoveryMode(mode).build()).close(), mode.name());
+        }
+        VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, new DatabaseLayout(dir));
+        List<VerifyReport.Problem> ofManifest = verify.problems().stream()
+                .filter(p -> p.file().equals(manifest.toString())).toList();
+        assertEquals(1, ofManifest.size(), verify.problems().toString());
+        String what = ofManifest.getFirst().what();
+        assertTrue(what.startsWith("torn last edit (") && what.endsWith("an open refuses this in every recovery mode"),
+                what);
+        // Judged last, once the segments are known, but listed first, as the open reads the
+        // MANIFEST first (and as verify listed it before it was split into methods).
+        assertEquals(ofManifest.getFirst(), verify.problems().getFirst(), verify.problems().toString());
+    }
+
+    /** Two flushes of one intent each into a new database; returns the two segments, oldest first. */
+    private List<Path> flushTwice(Options options, long seed) throws IOException {
+        RandomIntents gen = new RandomIntents(seed, DIM);
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            db.put(gen.next());
+            db.flush();
+            db.put(gen.next());
+            db.flush();
+        }
+        try (var files = Files.list(new DatabaseLayout(dir).segmentDir())) {
+            List<Path> segments = files.sorted().toList();
+            assertEquals(2, segments.size(), segments.toString());
+            return segments;
+        }
     }
 
     /** A crash's torn edit (bytes after the last whole edit, nothing missing) is called torn, not damaged. */
