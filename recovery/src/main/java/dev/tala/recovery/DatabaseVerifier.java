@@ -64,14 +64,14 @@ public final class DatabaseVerifier {
         }
         found.checked(layout.manifestFile());
         ManifestState state = manifest.state();
-        List<Long> missing = checkListedSegments(fs, layout, state, dimension, found);
+        ListedSegments listed = checkListedSegments(fs, layout, state, dimension, found);
         // What the WAL holds decides what the open does with unlisted segments, and what they
         // show decides what the MANIFEST's torn tail was: listed first all the same, read first.
         WalVerdict wal = checkWal(fs, layout, state, dimension, found);
         boolean torn = manifest.tornTailBytes() > 0;
-        boolean editLost = judgeUnlistedSegments(fs, layout, state, missing, wal, torn, found);
+        boolean editLost = judgeUnlistedSegments(fs, layout, state, listed, wal, torn, found);
         if (torn) {
-            found.addFirst(tornEdit(layout, manifest, missing, editLost));
+            found.addFirst(tornEdit(layout, manifest, listed.missing(), editLost));
         }
         return found.report();
     }
@@ -154,14 +154,20 @@ public final class DatabaseVerifier {
     // ---- segments ---------------------------------------------------------------------------
 
     /**
-     * Checks every segment the MANIFEST lists, every region of it, and what an open checks of
-     * it besides; returns the ids of those that are missing.
+     * What the check of the listed segments found that decides the rest: the ids of those that
+     * are missing, and whether every open refuses one of them (missing, or one it cannot open,
+     * or whose header names another segment) while it opens them, before it judges unlisted ones.
      */
-    private static List<Long> checkListedSegments(FileLayer fs, DatabaseLayout layout, ManifestState state,
-                                                  OptionalInt dimension, Findings found) throws IOException {
+    private record ListedSegments(List<Long> missing, boolean refused) {
+    }
+
+    /** Checks every segment the MANIFEST lists, every region of it, and what an open checks of it besides. */
+    private static ListedSegments checkListedSegments(FileLayer fs, DatabaseLayout layout, ManifestState state,
+                                                      OptionalInt dimension, Findings found) throws IOException {
         // Every open refuses a listed segment that is missing (DatabaseRecovery.openListedSegments),
         // before it deletes or moves anything.
         List<Long> missing = new ArrayList<>();
+        boolean refused = false;
         for (long id : state.segments().keySet()) {
             Path p = layout.segmentFile(id);
             if (!fs.exists(p)) {
@@ -171,18 +177,24 @@ public final class DatabaseVerifier {
                 continue;
             }
             found.checked(p);
-            checkSegment(fs, p, id, dimension, found);
+            refused |= checkSegment(fs, p, id, dimension, found);
         }
-        return missing;
+        return new ListedSegments(List.copyOf(missing), refused || !missing.isEmpty());
     }
 
-    private static void checkSegment(FileLayer fs, Path p, long id, OptionalInt dimension, Findings found) {
+    /**
+     * Checks one listed segment; returns whether every open refuses it where it opens the listed
+     * segments (DatabaseRecovery.openListedSegments): it cannot be opened, or its header names
+     * another segment. (A dimension OPTIONS does not give is refused later, by DatabaseOpener.)
+     */
+    private static boolean checkSegment(FileLayer fs, Path p, long id, OptionalInt dimension, Findings found) {
         try (SegmentReader reader = SegmentReader.open(fs, p)) {
             // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
             CorruptionException misnamed = DatabaseRecovery.misnamed(reader, id);
             if (misnamed != null) {
                 found.add(new Problem(misnamed.file(), misnamed.offset(), misnamed.what() + " (an open refuses this)"));
             }
+            boolean refused = misnamed != null;
             int stored = reader.dimension();
             if (dimension.isPresent() && stored != dimension.getAsInt()) {
                 found.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + stored
@@ -191,6 +203,7 @@ public final class DatabaseVerifier {
             for (CorruptionException e : reader.verifyAll()) {
                 found.add(new Problem(e.file(), e.offset(), e.what()));
             }
+            return refused;
         } catch (CorruptionException e) {
             found.add(new Problem(e.file(), e.offset(), e.what()));
         } catch (UnsupportedFormatException e) {
@@ -199,6 +212,8 @@ public final class DatabaseVerifier {
             // One unreadable file (permissions, a failing disk) is a finding; the others are still checked.
             found.add(new Problem(p.toString(), 0, "cannot be read: " + StorageException.describe(e)));
         }
+        // What SegmentReader.open throws here, an open's own SegmentReader.open throws too.
+        return true;
     }
 
     /**
@@ -206,7 +221,7 @@ public final class DatabaseVerifier {
      * as obsolete); returns whether one shows that a lost MANIFEST edit listed it.
      */
     private static boolean judgeUnlistedSegments(FileLayer fs, DatabaseLayout layout, ManifestState state,
-                                                 List<Long> missing, WalVerdict wal, boolean torn, Findings found)
+                                                 ListedSegments listed, WalVerdict wal, boolean torn, Findings found)
             throws IOException {
         // Only an unlisted segment holding what is missing shows the edit was a finished one: a
         // hole alone may have another cause (a WAL file removed by hand).
@@ -217,8 +232,8 @@ public final class DatabaseVerifier {
                     || state.obsolete().contains(id.getAsLong())) {
                 continue;
             }
-            Verdict verdict = missing.isEmpty() ? unlistedVerdict(fs, p, wal.reached(), wal.hole())
-                    : leftInPlace(fs, p, torn);
+            Verdict verdict = listed.refused() ? leftInPlace(fs, p, listed.missing(), torn)
+                    : unlistedVerdict(fs, p, wal.reached(), wal.hole());
             editLost |= verdict.listedByALostEdit();
             found.add(new Problem(p.toString(), 0, verdict.what()));
         }
@@ -230,20 +245,22 @@ public final class DatabaseVerifier {
     }
 
     /**
-     * An unlisted segment when segments the MANIFEST lists are missing: every open refuses then,
-     * before it deletes or moves any file. A complete one beside a {@code torn} edit is most
-     * likely what that edit listed (a compaction's output, whose inputs are the missing ones).
+     * An unlisted segment when every open refuses a segment the MANIFEST lists, which it does
+     * before it deletes or moves any file. When listed segments are {@code missing}, a complete
+     * one beside a {@code torn} edit is most likely what that edit listed (a compaction's output,
+     * whose inputs are the missing ones).
      */
-    private static Verdict leftInPlace(FileLayer fs, Path segment, boolean torn) {
+    private static Verdict leftInPlace(FileLayer fs, Path segment, List<Long> missing, boolean torn) {
         String what = "not listed in the MANIFEST, and left in place: an open refuses this database before it judges"
-                + " unlisted segments, since segments it lists are missing";
+                + " unlisted segments, since " + (missing.isEmpty() ? "it refuses a segment it lists"
+                : "segments it lists are missing");
         boolean complete;
         try {
             complete = UnlistedSegments.whyIncomplete(fs, segment) == null;
         } catch (IOException e) {
             return new Verdict(what + "; it cannot be read: " + StorageException.describe(e), false);
         }
-        return complete && torn ? new Verdict(what + "; the damaged last edit may be the one that listed it", true)
+        return complete && torn && !missing.isEmpty() ? new Verdict(what + "; the damaged last edit may be the one that listed it", true)
                 : new Verdict(what, false);
     }
 

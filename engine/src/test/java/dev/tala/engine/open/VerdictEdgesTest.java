@@ -19,6 +19,7 @@ import dev.tala.wal.WalRecoveryMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +100,36 @@ class VerdictEdgesTest {
                 + " WAL file (the MANIFEST lost edits, or WAL files are missing) (a default open refuses this)")), inWal);
         assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(segment.toString())
                 && p.what().contains("where 1..3 are in no listed segment and no WAL file")), verify.problems().toString());
+    }
+
+    /**
+     * A listed segment whose header names another segment: every open refuses it while it opens
+     * the listed segments, before it judges the unlisted ones (docs/RECOVERY.md, step 4: "an open
+     * that fails here changes nothing"), so an unlisted segment beside it stays where it is.
+     * verify says so of a listed segment that is missing, but of a misnamed one it still said
+     * the next open removes the unlisted segment or moves it to lost/, which no open does.
+     */
+    @Test
+    void anUnlistedSegmentBesideAMisnamedListedOneIsLeftInPlace() throws IOException {
+        Options noCompaction = options().toBuilder().backgroundCompaction(false).build();
+        List<Path> listed = flushTwice(noCompaction, 11);
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        long secondId = DatabaseLayout.segmentId(listed.get(1)).orElseThrow();
+        Path unlisted = layout.segmentFile(secondId + 100);
+        Files.copy(listed.get(1), unlisted);
+        Files.copy(listed.get(0), listed.get(1), StandardCopyOption.REPLACE_EXISTING);
+
+        CorruptionException refused = assertThrows(CorruptionException.class, () -> TalaDB.open(dir, noCompaction));
+        assertTrue(refused.getMessage().contains("header names segment"), refused.getMessage());
+        assertTrue(Files.exists(unlisted), "the open left the unlisted segment in place");
+        assertFalse(Files.exists(layout.lostDir()), "and moved nothing");
+
+        VerifyReport verify = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        List<VerifyReport.Problem> said = verify.problems().stream()
+                .filter(p -> p.file().equals(unlisted.toString())).toList();
+        assertEquals(1, said.size(), verify.problems().toString());
+        assertFalse(said.getFirst().what().contains("lost/"), "no open moves it: " + said.getFirst());
+        assertTrue(said.getFirst().what().contains("left in place"), said.getFirst().toString());
     }
 
     /**
