@@ -236,11 +236,6 @@ public final class WalReplayer {
         }
 
         /**
-         * Handles a hole before an intact record at {@code offset}; returns true to apply the
-         * record anyway. A hole is never a torn tail, so only skip mode goes past it, and it
-         * reports the hole unless the damage it skipped just before explains it.
-         */
-        /**
          * What a skip or a stop at {@code offset} of this file says of {@code hole}: a report
          * names its own file and offset, so the hole's place is repeated only where it is another
          * (the end of the previous file, which lost the records).
@@ -250,6 +245,11 @@ public final class WalReplayer {
             return here ? hole.what() : hole.getMessage();
         }
 
+        /**
+         * Handles a hole before an intact record at {@code offset}; returns true to apply the
+         * record anyway. A hole is never a torn tail, so only skip mode goes past it, and it
+         * reports the hole unless the damage it skipped just before explains it.
+         */
         private boolean onHole(long offset, WalHoleException hole) {
             switch (mode) {
                 case SKIP_CORRUPTED -> {
