@@ -710,11 +710,9 @@ public final class WriteAheadLog implements Closeable {
         try {
             turn.file.close();
         } finally {
-            List<Waiter> released;
+            List<Waiter> released = List.of();
             lock.lock();
             try {
-                turn.batch.releaseLast();
-                filling.releaseLast();
                 if (healthy && error == null) {
                     writtenSequence = turn.through;
                     forcedSequence = turn.through;
@@ -722,10 +720,14 @@ public final class WriteAheadLog implements Closeable {
                     fail(error);
                 }
                 released = releaseWaiters();
+                // Writers may wait on this turn (see commit): free the buffers only after they
+                // are let go, so that a failure to free one cannot leave them parked.
+                turn.batch.releaseLast();
+                filling.releaseLast();
             } finally {
                 lock.unlock();
+                released.forEach(Waiter::release);
             }
-            released.forEach(Waiter::release);
         }
         if (error instanceof IOException io) {
             throw io;
