@@ -25,8 +25,8 @@ import java.util.function.Consumer;
 final class ArrivalTimeIndex {
     private static final int INITIAL_CAPACITY = 1024;
     /**
-     * Heap bytes an entry costs, for the memtable's size estimate: a reference and a long, plus
-     * the room the arrays keep free after they double (a quarter of them on average).
+     * Heap bytes an entry may cost, for the memtable's size estimate: a reference and a long (12
+     * bytes with compressed references), and as much again free just after the arrays double.
      */
     static final long ENTRY_BYTES = 24;
 
