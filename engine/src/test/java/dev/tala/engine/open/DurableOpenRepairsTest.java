@@ -30,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * after it, when nothing later in the open makes the repair durable by the way. Each test has
  * an open repair something (through the fault-injecting layer), acknowledge a SYNC write, lose
  * the power, and open again: the database opens with every write, and the last open finds
- * nothing left to do (or, for a copy into lost/, finds the copy whole). None of the syncs
- * below was missed by a test before, because no test lost the power after the open that
- * repaired.
+ * nothing left to do (or, for a copy into lost/, finds the copy whole). Before these tests, no
+ * test failed when any one of the forces and syncs they cover was removed (but the sync of the
+ * directory a move to lost/ leaves, which PointInTimeRepairCrashTest needs): none lost the power
+ * after the open that repaired.
  */
 class DurableOpenRepairsTest {
     private static final int DIM = 8;

@@ -14,6 +14,8 @@ import dev.tala.engine.TalaDB;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.RecoveryReport;
 import dev.tala.recovery.VerifyReport;
+import dev.tala.recovery.manifest.ManifestReader;
+import dev.tala.recovery.manifest.ManifestState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,10 +36,11 @@ import java.util.Set;
  * <p>The invariants alone let a missing sync through when what it protects is put right by
  * recovery: a segment of the state before the window that a power loss brings back unlisted
  * is moved to lost/, and the database still opens with every write. So the reopen's recovery
- * report is checked too: only a segment written in the window (a flush's or a compaction's
- * output whose edit was not durable) may be moved to lost/, and a window that ran to its end
- * and was closed leaves nothing for recovery to do at all (RECOVERY.md's tables: every step
- * done on disk needs nothing).
+ * report is checked too: a segment the MANIFEST listed (durably), or had removed as a
+ * compaction input, when the window began is never moved to lost/ (only an output of the
+ * window whose edit was not durable may be), and a window that ran to its end and was closed
+ * leaves nothing for recovery to do at all (RECOVERY.md's tables: every step done on disk
+ * needs nothing).
  */
 public final class PowerLossSweep {
     /** What one sweep covered and found. */
@@ -101,12 +104,14 @@ public final class PowerLossSweep {
         scenario.prepare(db, ledger);
         FaultInjectingFileLayer crashing = fs;
         RuntimeException windowError = null;
-        long segmentsBefore;
+        Set<Long> segmentsBefore;
         if (scenario.crashesDuringOpen()) {
             // The machine dies with the database open; the crash window is the next open.
             powerLoss(fs, mode, seed);
             closeQuietly(db);
-            segmentsBefore = newestSegmentId(dir);
+            ManifestState durable = manifestState(dir);
+            segmentsBefore = new HashSet<>(durable.segments().keySet());
+            segmentsBefore.addAll(durable.obsolete());
             crashing = new FaultInjectingFileLayer(root.resolve("stash2"));
             crashing.crashAfter(k);
             try (TalaDB reopened = TalaDB.open(dir, scenario.options().toBuilder().fileLayer(crashing).build())) {
@@ -115,7 +120,13 @@ public final class PowerLossSweep {
                 windowError = crash; // expected at the crash point
             }
         } else {
-            segmentsBefore = newestSegmentId(dir);
+            // Published segments only: a background flush may have appended its edit and not yet
+            // forced it, and a crash at that force rightly leaves its segment unlisted.
+            segmentsBefore = new HashSet<>();
+            for (var published : db.liveSegments()) {
+                segmentsBefore.add(published.id());
+            }
+            segmentsBefore.addAll(manifestState(dir).obsolete());
             fs.crashAfter(k);
             try {
                 scenario.crashWindow(db, ledger);
@@ -160,12 +171,12 @@ public final class PowerLossSweep {
      * Reopens after the power loss and checks the invariants and what recovery did; returns what
      * is wrong.
      *
-     * @param segmentsBefore the newest segment id on disk when the window began: a segment moved
-     *     to lost/ must be newer (written in the window)
+     * @param segmentsBefore the segments listed, or removed as compaction inputs, when the window
+     *     began: none of them may be moved to lost/
      * @param completed whether the window ran to its end and the database was closed before the
      *     power loss: then recovery must find nothing to do
      */
-    private static Check check(CrashScenario scenario, Path dir, Ledger ledger, long segmentsBefore,
+    private static Check check(CrashScenario scenario, Path dir, Ledger ledger, Set<Long> segmentsBefore,
                                boolean completed) {
         List<String> failures = new ArrayList<>();
         int lost = 0;
@@ -176,11 +187,11 @@ public final class PowerLossSweep {
             for (RecoveryReport.Action a : report.actions()) {
                 OptionalLong id = DatabaseLayout.segmentId(Path.of(a.file()));
                 if (a.kind() == RecoveryReport.Action.Kind.MOVED_TO_LOST && id.isPresent()
-                        && id.getAsLong() <= segmentsBefore) {
-                    // Such a segment was live or obsolete before the window: only a deletion or
-                    // an edit that was not made durable can leave it unlisted.
-                    failures.add("recovery moved segment " + id.getAsLong() + ", which predates the crash window"
-                            + " (newest then: " + segmentsBefore + "), to lost/: " + a);
+                        && segmentsBefore.contains(id.getAsLong())) {
+                    // Listed or obsolete before the window: only an edit or a deletion that was
+                    // not made durable can leave it unlisted in segments/.
+                    failures.add("recovery moved segment " + id.getAsLong() + ", listed or obsolete when the crash"
+                            + " window began, to lost/: " + a);
                     corrupt++;
                 }
             }
@@ -222,14 +233,10 @@ public final class PowerLossSweep {
         return new Check(failures, lost, corrupt);
     }
 
-    /** The highest id of a segment file in {@code dir}'s segments/ now (0 if none). */
-    private static long newestSegmentId(Path dir) {
+    /** What {@code dir}'s MANIFEST says now, as an open would read it (a torn last edit ignored). */
+    private static ManifestState manifestState(Path dir) {
         try {
-            long newest = 0;
-            for (Path p : LocalFileLayer.INSTANCE.list(new DatabaseLayout(dir).segmentDir())) {
-                newest = Math.max(newest, DatabaseLayout.segmentId(p).orElse(0));
-            }
-            return newest;
+            return ManifestReader.read(LocalFileLayer.INSTANCE, new DatabaseLayout(dir).manifestFile()).state();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
