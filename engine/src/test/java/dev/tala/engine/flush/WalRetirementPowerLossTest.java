@@ -1,12 +1,12 @@
 package dev.tala.engine.flush;
 
+import static dev.tala.engine.PowerLossSteps.closeAfterPowerLoss;
+import static dev.tala.engine.PowerLossSteps.putIds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
-import dev.tala.core.model.Intent;
-import dev.tala.core.model.IntentId;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.recovery.RecoveryReport;
@@ -80,21 +80,6 @@ class WalRetirementPowerLossTest {
             List<RecoveryReport.Action> actions = after.recoveryReport().actions();
             assertEquals(List.of(), actions, "retired WAL files came back after the power loss");
             assertEquals(intents, after.stats().intents());
-        }
-    }
-
-    private static void putIds(TalaDB db, long first, int count) {
-        for (long id = first; id < first + count; id++) {
-            db.put(Intent.builder().id(IntentId.of(id, 1)).timestampNs(id + 1).command("c" + id)
-                    .embedding(new float[] {1, id, 0, 1, 0, 0, 0, 1}).build());
-        }
-    }
-
-    private static void closeAfterPowerLoss(TalaDB db) {
-        try {
-            db.close();
-        } catch (RuntimeException powerOff) {
-            // The machine is down: the close cannot write.
         }
     }
 

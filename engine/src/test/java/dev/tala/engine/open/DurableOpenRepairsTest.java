@@ -1,5 +1,7 @@
 package dev.tala.engine.open;
 
+import static dev.tala.engine.PowerLossSteps.closeAfterPowerLoss;
+import static dev.tala.engine.PowerLossSteps.putIds;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,8 +11,6 @@ import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
-import dev.tala.core.model.Intent;
-import dev.tala.core.model.IntentId;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.recovery.RecoveryReport;
@@ -185,21 +185,6 @@ class DurableOpenRepairsTest {
 
     private static List<Kind> kinds(RecoveryReport report) {
         return report.actions().stream().map(RecoveryReport.Action::kind).toList();
-    }
-
-    private static void putIds(TalaDB db, long first, int count) {
-        for (long id = first; id < first + count; id++) {
-            db.put(Intent.builder().id(IntentId.of(id, 1)).timestampNs(id + 1).command("c" + id)
-                    .embedding(new float[] {1, id, 0, 1, 0, 0, 0, 1}).build());
-        }
-    }
-
-    private static void closeAfterPowerLoss(TalaDB db) {
-        try {
-            db.close();
-        } catch (RuntimeException powerOff) {
-            // The machine is down: the close cannot write.
-        }
     }
 
     /** A MANIFEST this small is appended to, not rewritten: a rewrite would sync segments/ itself. */
