@@ -40,18 +40,25 @@ class VerdictEdgesTest {
         return Options.builder().dimension(DIM).memtableBytes(64 * 1024).durability(Durability.none()).build();
     }
 
-    @Test
-    void aDamagedEditListingAOneRecordSegmentIsCalledDamaged() throws IOException {
-        RandomIntents gen = new RandomIntents(3, DIM);
+    /** {@code inSegment} intents flushed to one segment, then {@code inWal} more left in the next open's WAL. */
+    private void segmentThenWal(long seed, int inSegment, int inWal) {
+        RandomIntents gen = new RandomIntents(seed, DIM);
         try (TalaDB db = TalaDB.open(dir, options())) {
-            db.put(gen.next());
+            for (int i = 0; i < inSegment; i++) {
+                db.put(gen.next());
+            }
             db.flush();
         }
         try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < inWal; i++) {
                 db.put(gen.next());
             }
         }
+    }
+
+    @Test
+    void aDamagedEditListingAOneRecordSegmentIsCalledDamaged() throws IOException {
+        segmentThenWal(3, 1, 5);
         Path segment = RecoveryProtocolTest.onlySegment(dir);
         DamagedLastEdit.flipABit(dir);
         DamagedLastEdit.assertVerifyCallsItDamaged(dir, segment);
@@ -69,18 +76,7 @@ class VerdictEdgesTest {
      */
     @Test
     void theHoleThatMakesASegmentTheDamagedEditsIsTheOneADefaultOpenRefusesAt() throws IOException {
-        RandomIntents gen = new RandomIntents(6, DIM);
-        try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 3; i++) {
-                db.put(gen.next());
-            }
-            db.flush();
-        }
-        try (TalaDB db = TalaDB.open(dir, options())) {
-            for (int i = 0; i < 5; i++) {
-                db.put(gen.next());
-            }
-        }
+        segmentThenWal(6, 3, 5);
         Path segment = RecoveryProtocolTest.onlySegment(dir);
         List<Path> walFiles;
         try (var files = Files.list(new DatabaseLayout(dir).walDir())) {
