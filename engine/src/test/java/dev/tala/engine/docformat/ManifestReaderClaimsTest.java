@@ -1,0 +1,138 @@
+package dev.tala.engine.docformat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tala.core.model.Intent;
+import dev.tala.core.model.IntentId;
+import dev.tala.core.model.Status;
+import dev.tala.engine.Options;
+import dev.tala.engine.TalaDB;
+import dev.tala.segment.EmbeddingType;
+import dev.tala.segment.SegmentMeta;
+import dev.tala.wal.Durability;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * FORMAT.md's MANIFEST reader rules, on a real database whose MANIFEST is re-encoded by hand
+ * (from the doc's grammar) with one field changed.
+ */
+class ManifestReaderClaimsTest {
+    @TempDir
+    Path dir;
+    private final IntentId id = IntentId.of(0x0190_0000_0000_7000L, 1);
+
+    private static Options options() {
+        return Options.builder().dimension(4).embeddingType(EmbeddingType.F32).durability(Durability.sync())
+                .backgroundCompaction(false).build();
+    }
+
+    @BeforeEach
+    void databaseWithOneFlushedSegment() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(Intent.builder().id(id).timestampNs(5).contextHash(1).confidence(0.5f).status(Status.PENDING)
+                    .command("x").embedding(new float[] {1, 2, 3, 4}).build());
+            db.flush();
+        }
+    }
+
+    private static byte[] encode(List<DocManifest.Field> edit) {
+        ByteArrayOutputStream p = new ByteArrayOutputStream();
+        for (DocManifest.Field f : edit) {
+            p.write(f.tag());
+            p.write(f.value().length & 0xFF);
+            p.write(f.value().length >>> 8);
+            p.writeBytes(f.value());
+        }
+        byte[] payload = p.toByteArray();
+        ByteBuffer b = ByteBuffer.allocate(12 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(payload.length).putInt(DocManifest.crc32c(payload, 0, payload.length));
+        b.putInt(DocManifest.crc32c(b.array(), 0, 8)).put(payload);
+        return b.array();
+    }
+
+    /** Rewrites MANIFEST with every field passed through {@code change}, and the reserved u16 given. */
+    private void rewrite(UnaryOperator<DocManifest.Field> change, short reserved, DocManifest.Field extra)
+            throws Exception {
+        DocManifest m = DocManifest.read(dir.resolve("MANIFEST"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).put("TMAN".getBytes())
+                .putShort((short) 1).putShort(reserved).array());
+        for (int i = 0; i < m.edits().size(); i++) {
+            List<DocManifest.Field> edit = new ArrayList<>(m.edits().get(i).stream().map(change).toList());
+            if (extra != null && i == m.edits().size() - 1) {
+                edit.add(extra);
+            }
+            out.writeBytes(encode(edit));
+        }
+        Files.write(dir.resolve("MANIFEST"), out.toByteArray());
+    }
+
+    private static DocManifest.Field le64(int tag, long value) {
+        return new DocManifest.Field(tag, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
+    }
+
+    @Test
+    void aReEncodedManifestOpens() throws Exception {
+        rewrite(f -> f, (short) 0, null);
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.get(id).isPresent());
+        }
+    }
+
+    @Test
+    void unknownTagsAreSkipped() throws Exception {
+        rewrite(f -> f, (short) 0, new DocManifest.Field(200, new byte[] {1, 2, 3, 4, 5}));
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.get(id).isPresent());
+        }
+    }
+
+    @Test
+    void aLongerAddSegmentIsReadUpTo58BytesAndCompactedAsNonZero() throws Exception {
+        rewrite(f -> {
+            if (f.tag() != 4) {
+                return f;
+            }
+            byte[] longer = java.util.Arrays.copyOf(f.value(), 70);
+            longer[57] = 2;
+            longer[60] = 9;
+            return new DocManifest.Field(4, longer);
+        }, (short) 0, null);
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.get(id).isPresent());
+            List<SegmentMeta> live = db.liveSegments();
+            assertEquals(1, live.size());
+            assertTrue(live.getFirst().compacted(), "compacted byte 2 reads as set");
+        }
+    }
+
+    @Test
+    void aNonZeroReservedFieldIsRefused() throws Exception {
+        rewrite(f -> f, (short) 1, null);
+        assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()).close());
+    }
+
+    @Test
+    void aCounterThatIsNot8BytesIsMalformed() throws Exception {
+        rewrite(f -> f.tag() == 3 ? new DocManifest.Field(3, new byte[] {0, 0, 0, 0, 0, 0, 0}) : f, (short) 0, null);
+        assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()).close());
+    }
+
+    @Test
+    void aCounterAtOrAbove2To63IsMalformed() throws Exception {
+        rewrite(f -> f.tag() == 2 ? le64(2, Long.MIN_VALUE) : f, (short) 0, null);
+        assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()).close());
+    }
+}
