@@ -122,6 +122,25 @@ class TbfReaderClaimsTest {
     }
 
     @Test
+    void aCscEntryWithoutItsFooterFlagIsRefused() throws IOException {
+        Path p = crafted(f -> {
+            long at = f.footerOffset() + 64;
+            f.le.putInt((int) at, f.u32(at) & ~1);
+            f.resealFooter();
+        });
+        assertThrows(CorruptionException.class, () -> open(p));
+    }
+
+    @Test
+    void hasEmbeddingsThatDisagreesWithThePutCountIsRefused() throws IOException {
+        Path p = crafted(f -> {
+            f.le.putShort(46, (short) (f.u16(46) & ~0x02));
+            f.resealHeader();
+        });
+        assertThrows(CorruptionException.class, () -> open(p));
+    }
+
+    @Test
     void anotherFooterVersionIsUnsupported() throws IOException {
         Path p = crafted(f -> {
             f.le.putInt((int) f.footerOffset(), 2);
