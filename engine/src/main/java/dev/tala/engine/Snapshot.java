@@ -16,6 +16,7 @@ import dev.tala.engine.query.SearchHit;
 import dev.tala.engine.query.SimilaritySearch;
 import dev.tala.segment.vector.Metric;
 import dev.tala.engine.query.TimeRangeScan;
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -35,17 +36,63 @@ import java.util.function.Consumer;
  * <p>Safe to share between threads. A call in progress holds the view: {@link #close()} from
  * another thread (or from a scan's own consumer) refuses later calls at once, and the view is
  * released when the last call in progress returns.
+ *
+ * <p>A snapshot that becomes unreachable without being closed is closed then, on a cleaner
+ * thread: its segments' mappings are shared arenas that nothing else would ever unmap, so each
+ * one a caller forgot kept its compaction inputs mapped and on disk for the life of the process.
+ * Collection may come late; closing promptly is still what frees them in time.
  */
 public final class Snapshot implements AutoCloseable {
     private final PinnedView pinned;
     private final int dimension;
-    /** The owner's hold until close, plus one per call in progress; the view goes at zero. */
-    private final AtomicInteger holds = new AtomicInteger(1);
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Hold hold;
+    /** Null for the snapshots TalaDB's own reads take and always close. */
+    private final Cleaner.Cleanable cleanable;
 
-    Snapshot(PinnedView pinned, int dimension) {
+    Snapshot(PinnedView pinned, int dimension, boolean releaseIfDropped) {
         this.pinned = pinned;
         this.dimension = dimension;
+        this.hold = new Hold(pinned);
+        // The action must not reach this snapshot, or it would never become unreachable.
+        this.cleanable = releaseIfDropped ? Dropped.CLEANER.register(this, hold) : null;
+    }
+
+    /** One daemon thread for the process, started with the first snapshot an embedder takes. */
+    private static final class Dropped {
+        static final Cleaner CLEANER = Cleaner.create(r -> {
+            Thread t = new Thread(r, "tala-snapshot-cleaner");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * The owner's hold until close, plus one per call in progress; the view goes at zero. Kept
+     * apart from the snapshot so that the cleaner can run it: should the cleaner run while a
+     * call is still in progress (the JIT may drop the snapshot's last reference early), the
+     * call's own hold keeps the view until it returns.
+     */
+    private static final class Hold implements Runnable {
+        private final PinnedView pinned;
+        private final AtomicInteger holds = new AtomicInteger(1);
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        Hold(PinnedView pinned) {
+            this.pinned = pinned;
+        }
+
+        @Override
+        public void run() {
+            if (closed.compareAndSet(false, true)) {
+                drop();
+            }
+        }
+
+        void drop() {
+            if (holds.decrementAndGet() == 0) {
+                pinned.close();
+            }
+        }
     }
 
     /** The sequence number this snapshot reads at. */
@@ -194,29 +241,25 @@ public final class Snapshot implements AutoCloseable {
     private <T> T read(Supplier<T> body) {
         int h;
         do {
-            h = holds.get();
-            if (h == 0 || closed.get()) {
+            h = hold.holds.get();
+            if (h == 0 || hold.closed.get()) {
                 throw new DatabaseClosedException("the snapshot is closed");
             }
-        } while (!holds.compareAndSet(h, h + 1));
+        } while (!hold.holds.compareAndSet(h, h + 1));
         try {
             return body.get();
         } finally {
-            drop();
-        }
-    }
-
-    private void drop() {
-        if (holds.decrementAndGet() == 0) {
-            pinned.close();
+            hold.drop();
         }
     }
 
     /** Idempotent and thread-safe; a call in progress on another thread finishes first, then the view goes. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            drop();
+        if (cleanable != null) {
+            cleanable.clean(); // runs the hold's release at most once, and no longer at collection
+        } else {
+            hold.run();
         }
     }
 }

@@ -227,7 +227,7 @@ public final class TalaDB implements AutoCloseable {
     // ---- reads ------------------------------------------------------------------------------
 
     public Optional<Intent> get(IntentId id) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.get(id);
         }
     }
@@ -238,44 +238,56 @@ public final class TalaDB implements AutoCloseable {
      * @throws IllegalArgumentException if {@code to < from} (bounds below 0 count as 0), or {@code limit < 0}
      */
     public List<Intent> scan(long from, long to, int limit) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.scan(from, to, limit);
         }
     }
 
     /** The {@code k} live intents most similar to {@code vector}; see {@link Snapshot#search}. */
     public List<SearchHit> search(float[] vector, int k, SearchFilter filter) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.search(vector, k, filter);
         }
     }
 
     /** Edges from {@code id} to live intents. */
     public List<Hop> edgesFrom(IntentId id) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.edgesFrom(id);
         }
     }
 
     /** Edges from live intents to {@code id}, ordered by source id (each source's edges in its order). */
     public List<Hop> edgesTo(IntentId id) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.edgesTo(id);
         }
     }
 
     /** Breadth-first traversal; see {@link Snapshot#traverse}. */
     public List<Hop> traverse(IntentId start, int depth, Set<Relation> relations, Direction direction) {
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             return s.traverse(start, depth, relations, direction);
         }
     }
 
     /** A consistent view of the database as of now; close it when done. */
     public Snapshot snapshot() {
+        return pin(true);
+    }
+
+    /**
+     * A snapshot for one read of this class, closed before it returns: it needs no cleaner
+     * registration, which every get would otherwise pay for (a lock shared by all threads).
+     */
+    private Snapshot ownSnapshot() {
+        return pin(false);
+    }
+
+    private Snapshot pin(boolean releaseIfDropped) {
         checkOpen();
         PinnedView pinned = db.live().pin(db.visible());
-        return new Snapshot(pinned, dimension());
+        return new Snapshot(pinned, dimension(), releaseIfDropped);
     }
 
     // ---- maintenance ------------------------------------------------------------------------
@@ -405,7 +417,7 @@ public final class TalaDB implements AutoCloseable {
     public DbStats stats() {
         checkOpen();
         long intents;
-        try (Snapshot s = snapshot()) {
+        try (Snapshot s = ownSnapshot()) {
             intents = s.countIntents();
         }
         long segmentBytes = 0;
