@@ -162,7 +162,8 @@ public final class SegmentReader implements AutoCloseable {
                 reader.regions.verifyAll();
             }
             return reader;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Error too: a read of a file cut short after mapping faults as an InternalError.
             mapping.close();
             throw e;
         }
