@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * explicit close unmaps. A caller that drops a snapshot without closing it (a missed
  * try-with-resources, an exception path) made every compaction input under it stay mapped and
  * on disk for as long as the process ran, and each further leaked snapshot added more: 5
- * dropped snapshots across 5 compactions left 5 obsolete segment files in segments/ and mapped,
- * and closing the database unmapped none of them. Once the snapshot is unreachable, nothing can
+ * dropped snapshots across 5 compactions left 9 compaction inputs in segments/ and mapped, and
+ * closing the database unmapped none of them. Once the snapshot is unreachable, nothing can
  * read through it, so the view may go.
  */
 class UnclosedSnapshotReleaseTest {
