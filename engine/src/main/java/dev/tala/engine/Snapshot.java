@@ -17,6 +17,7 @@ import dev.tala.engine.query.SimilaritySearch;
 import dev.tala.segment.vector.Metric;
 import dev.tala.engine.query.TimeRangeScan;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -233,10 +234,6 @@ public final class Snapshot implements AutoCloseable {
         return new GraphQueries(pinned.view(), pinned.sequence());
     }
 
-    PinnedView pinned() {
-        return pinned;
-    }
-
     /** Runs {@code body} holding the view, so a concurrent close cannot unmap what it reads. */
     private <T> T read(Supplier<T> body) {
         int h;
@@ -250,6 +247,9 @@ public final class Snapshot implements AutoCloseable {
             return body.get();
         } finally {
             hold.drop();
+            // Until here: were this snapshot collected between the check above and the increment,
+            // the cleaner would close it under a caller still using it (db.snapshot().get(id)).
+            Reference.reachabilityFence(this);
         }
     }
 
