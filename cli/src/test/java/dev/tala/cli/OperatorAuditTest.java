@@ -1,0 +1,85 @@
+package dev.tala.cli;
+
+import static dev.tala.cli.InProcess.tala;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.tala.cli.InProcess.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * From an operator's audit of the CLI against paths and files it cannot use: what each command
+ * says, and that the words match docs/CLI.md.
+ */
+class OperatorAuditTest {
+    private static final String ID = "0198fc00-0000-7000-8000-000000000005";
+
+    @TempDir
+    Path work;
+
+    /** Every command that is given a database directory, and inspect given a file. */
+    private static List<String[]> commandsOn(Path db, Path file) {
+        String d = db.toString();
+        return List.of(new String[] {"stats", "--db", d}, new String[] {"get", "--db", d, ID},
+                new String[] {"export", "--db", d}, new String[] {"recover", "--db", d},
+                new String[] {"compact", "--db", d}, new String[] {"import", "--db", d, "-"},
+                new String[] {"verify", "--db", d}, new String[] {"segments", "--db", d},
+                new String[] {"inspect", file.toString()});
+    }
+
+    /**
+     * A path the system cannot look at was called missing: "no database at DIR (the directory
+     * does not exist)", "no such file: F". docs/CLI.md promises the system's reason instead. As
+     * root, permissions do not stop a lookup, so a symbolic link to itself stands in for a
+     * directory the user may not enter: both make the lookup fail with an error other than
+     * "no such file".
+     */
+    @Test
+    void aPathThatCannotBeLookedUpIsNotCalledMissing() throws IOException {
+        Path loop = work.resolve("loop");
+        Files.createSymbolicLink(loop, loop.getFileName());
+        for (String[] args : commandsOn(loop, loop)) {
+            Run r = tala(args);
+            String line = String.join(" ", args) + " -> " + r.err();
+            assertEquals(1, r.exit(), line);
+            assertFalse(r.err().contains("does not exist") || r.err().contains("no such file")
+                    || r.err().contains("no database"), line);
+            assertTrue(r.err().contains(loop.toString()) && r.err().contains("Too many levels of symbolic links"), line);
+        }
+    }
+
+    /**
+     * The case an operator meets: a database in a directory of another user's, mode 700. It said
+     * "no database at DIR (no OPTIONS file)" while OPTIONS is there. Skipped as root, whom
+     * permissions do not stop (checked by trying, not by the user's name).
+     */
+    @Test
+    void aDatabaseInADirectoryTheUserMayNotEnterIsNotCalledMissing() throws IOException {
+        Path db = work.resolve("db");
+        assertEquals(0, tala("init", "--db", db.toString(), "--dim", "4").exit());
+        Path segment = db.resolve("segments").resolve("00000000000000000001.tbf");
+        Files.writeString(segment, "x");
+        Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("---------"));
+        try {
+            assumeFalse(Files.isReadable(db), "permissions do not stop this user (root)");
+            for (String[] args : commandsOn(db, segment)) {
+                Run r = tala(args);
+                String line = String.join(" ", args) + " -> " + r.err();
+                assertEquals(1, r.exit(), line);
+                assertFalse(r.err().contains("does not exist") || r.err().contains("no such file")
+                        || r.err().contains("no database"), line);
+                assertTrue(r.err().contains("permission denied"), line);
+            }
+        } finally {
+            Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+}
