@@ -1,10 +1,13 @@
 package dev.tala.cli.command;
 
+import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import picocli.CommandLine.Option;
 
 /** The options every command shares: which database, and how to print. */
@@ -37,6 +40,16 @@ public final class DbOptions {
         }
         if (Files.exists(db) && !Files.isDirectory(db)) {
             throw new TalaException(db + " is a file, not a database directory");
+        }
+        if (!Files.notExists(file)) {
+            // Neither there nor surely absent: the lookup failed (permission, a link loop), and
+            // the system's reason says more than "no database".
+            try {
+                Files.readAttributes(file, BasicFileAttributes.class);
+                return;
+            } catch (IOException e) {
+                throw new StorageException("cannot open " + db, e);
+            }
         }
         throw new TalaException("no database at " + db + (Files.exists(db) ? " (no " + file.getFileName() + " file)"
                 : " (the directory does not exist)"));

@@ -44,8 +44,12 @@ public final class InspectCommand implements Callable<Integer> {
         if (Files.isDirectory(file)) {
             throw new TalaException(file + " is a directory; inspect reads one segment file (FILE.tbf)");
         }
-        if (!Files.exists(file)) {
+        if (Files.notExists(file)) {
             throw new TalaException("no such file: " + file);
+        }
+        if (!Files.exists(file)) {
+            // The lookup failed (permission, a link loop): this throws the system's reason.
+            Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
         }
         if (!Files.isRegularFile(file)) {
             throw new TalaException(file + " is not a regular file (a device, a pipe or a socket); inspect reads"

@@ -349,9 +349,25 @@ public final class DatabaseOpener {
         if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
             throw new TalaException(layout.dir() + " is a file, not a database directory");
         }
-        if (!fs.exists(layout.optionsFile())) {
+        if (!fs.exists(layout.optionsFile()) && surelyMissing(fs, layout)) {
             throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
                     ? " (no OPTIONS file)" : " (the directory does not exist)"));
+        }
+    }
+
+    /**
+     * Whether OPTIONS is absent, not merely out of sight: exists() is false too when the lookup
+     * itself fails (a directory the user may not enter, a symbolic link loop), and calling that
+     * "no database" sends the operator looking for a database that is there.
+     */
+    private static boolean surelyMissing(FileLayer fs, DatabaseLayout layout) {
+        try {
+            fs.size(layout.optionsFile());
+            return false;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            throw new StorageException("cannot open " + layout.dir(), e);
         }
     }
 
