@@ -82,4 +82,30 @@ class OperatorAuditTest {
             Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rwx------"));
         }
     }
+
+    /**
+     * A line that is not UTF-8 was refused with the decoder's own words, "not valid UTF-8 (Input
+     * length = 1)", which name neither where in the line nor which bytes. A line can be megabytes
+     * long; the operator needs the byte to look at.
+     */
+    @Test
+    void importNamesWhereInTheLineTheBytesAreNotUtf8() throws IOException {
+        Path db = work.resolve("db");
+        assertEquals(0, tala("init", "--db", db.toString(), "--dim", "4").exit());
+        String good = "{\"id\":\"0198fc00-0000-7000-8000-000000000001\",\"timestamp\":5,\"command\":\"c\",\"embedding\":[1,2,3,4]}\n";
+        String prefix = "{\"id\":\"0198fc00-0000-7000-8000-000000000002\",\"timestamp\":5,\"command\":\"d\u00e9";
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(good.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] head = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        bytes.writeBytes(head);
+        bytes.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xFE});
+        bytes.writeBytes("\",\"embedding\":[1,2,3,4]}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Path file = work.resolve("bad.jsonl");
+        Files.write(file, bytes.toByteArray());
+        Run r = tala("import", "--db", db.toString(), file.toString());
+        assertEquals(1, r.exit(), r.err());
+        // Counted from 1, like a column; the é before it is two bytes.
+        int at = head.length + 1;
+        assertEquals("tala import: " + file + ":2: not valid UTF-8 at byte " + at + " of the line (0xff)", r.err().strip());
+    }
 }
