@@ -121,7 +121,8 @@ public final class ImportCommand implements Callable<Integer> {
         try {
             return in.readLine();
         } catch (CharacterCodingException e) {
-            throw new UnreadableLineException(name + ":" + (linesRead + 1) + ": not valid UTF-8 (" + e.getMessage() + ")");
+            throw new UnreadableLineException(name + ":" + (linesRead + 1) + ": " + (e instanceof Utf8LineReader.NotUtf8Exception
+                    ? e.getMessage() : "not valid UTF-8 (" + e.getMessage() + ")"));
         } catch (Utf8LineReader.LineTooLongException e) {
             throw new UnreadableLineException(name + ":" + (linesRead + 1) + ": " + e.getMessage()
                     + "; no intent line is that long");

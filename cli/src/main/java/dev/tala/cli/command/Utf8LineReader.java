@@ -3,8 +3,10 @@ package dev.tala.cli.command;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -89,6 +91,36 @@ final class Utf8LineReader {
         if (to > from && buf[to - 1] == '\r') {
             to--;
         }
-        return decoder.decode(ByteBuffer.wrap(buf, from, to - from)).toString();
+        ByteBuffer in = ByteBuffer.wrap(buf, from, to - from);
+        // UTF-8 never decodes to more chars than it has bytes.
+        CharBuffer out = CharBuffer.allocate(to - from);
+        decoder.reset();
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new NotUtf8Exception(in.position() - from + 1, Arrays.copyOfRange(buf, in.position(),
+                    in.position() + result.length()));
+        }
+        return out.flip().toString();
+    }
+
+    /** Bytes of a line that are not UTF-8: where in the line (from 1), and which. */
+    static final class NotUtf8Exception extends CharacterCodingException {
+        private final String message;
+
+        NotUtf8Exception(long byteInLine, byte[] bytes) {
+            StringBuilder hex = new StringBuilder();
+            for (byte b : bytes) {
+                hex.append(hex.isEmpty() ? "0x" : " 0x").append(String.format("%02x", b & 0xFF));
+            }
+            this.message = "not valid UTF-8 at byte " + byteInLine + " of the line (" + hex + ")";
+        }
+
+        @Override
+        public String getMessage() {
+            return message;
+        }
     }
 }
