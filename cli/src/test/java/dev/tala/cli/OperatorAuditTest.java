@@ -108,4 +108,38 @@ class OperatorAuditTest {
         int at = head.length + 1;
         assertEquals("tala import: " + file + ":2: not valid UTF-8 at byte " + at + " of the line (0xff)", r.err().strip());
     }
+
+    /**
+     * A database whose wal/ is a regular file: every writable open failed with "cannot start a
+     * WAL file in DIR/wal: already exists", which names no cause, while verify called the
+     * database clean (exit 0) and stats served it: a listing of wal/ found no files, the same as
+     * a database that has none. docs/CLI.md: the read-only commands judge the files as any open
+     * does, with the same errors; verify exits 1 when it finds a problem.
+     */
+    @Test
+    void aWalPathThatIsAFileIsAProblemEveryCommandNames() throws IOException {
+        Path db = work.resolve("db");
+        assertEquals(0, tala("init", "--db", db.toString(), "--dim", "4").exit());
+        Path lines = work.resolve("lines.jsonl");
+        Files.writeString(lines, "{\"id\":\"" + ID + "\",\"timestamp\":5,\"command\":\"c\",\"embedding\":[1,2,3,4]}\n");
+        assertEquals(0, tala("import", "--db", db.toString(), lines.toString()).exit());
+        Path wal = db.resolve("wal");
+        try (var files = Files.list(wal)) {
+            for (Path p : files.toList()) {
+                Files.delete(p);
+            }
+        }
+        Files.delete(wal);
+        Files.writeString(wal, "x");
+
+        Run verify = tala("verify", "--db", db.toString());
+        assertEquals(1, verify.exit(), verify.out() + verify.err());
+        assertTrue(verify.out().contains(wal.toString()) && verify.out().contains("not a directory"), verify.out());
+        for (String command : List.of("recover", "stats")) {
+            Run r = tala(command, "--db", db.toString());
+            assertEquals(1, r.exit(), command + ": " + r.out() + r.err());
+            assertTrue(r.err().contains(wal.toString()) && r.err().contains("not a directory"), command + ": " + r.err());
+            assertFalse(r.err().contains("already exists"), command + ": " + r.err());
+        }
+    }
 }
