@@ -329,6 +329,8 @@ public final class DatabaseOpener {
                 requireDatabase(fs, layout);
             } else if (fs.exists(layout.dir()) && !fs.isDirectory(layout.dir())) {
                 throw new TalaException(layout.dir() + " is a file, not a database directory");
+            } else {
+                refuseFilesForDirectories(fs, layout);
             }
             if (!fs.exists(layout.optionsFile())) {
                 // Also before locking, so that a directory of someone else's files gets no LOCK
@@ -352,6 +354,21 @@ public final class DatabaseOpener {
         if (!fs.exists(layout.optionsFile()) && surelyMissing(fs, layout)) {
             throw new TalaException("no database at " + layout.dir() + (fs.exists(layout.dir())
                     ? " (no OPTIONS file)" : " (the directory does not exist)"));
+        }
+        refuseFilesForDirectories(fs, layout);
+    }
+
+    /**
+     * A file where wal/ or segments/ belongs: listing it finds nothing, as for a database
+     * without WAL files, so a read-only open would serve the database without what that WAL
+     * held, and a writable one fail later with "already exists".
+     */
+    static void refuseFilesForDirectories(FileLayer fs, DatabaseLayout layout) {
+        for (Path dir : List.of(layout.walDir(), layout.segmentDir())) {
+            if (fs.exists(dir) && !fs.isDirectory(dir)) {
+                throw new TalaException(dir + " is not a directory but a file; the database keeps its "
+                        + (dir.equals(layout.walDir()) ? "WAL" : "segment") + " files in that directory");
+            }
         }
     }
 
