@@ -142,4 +142,18 @@ class OperatorAuditTest {
             assertFalse(r.err().contains("already exists"), command + ": " + r.err());
         }
     }
+
+    /**
+     * bench --intents N --write-amp M ran the write-amplification run of M intents and dropped
+     * --intents without a word, exit 0: the run asked for was not the one made. --quick beside
+     * either is refused for that reason (docs/CLI.md); --intents beside --write-amp is the same case.
+     */
+    @Test
+    void benchRefusesIntentsBesideWriteAmp() {
+        Path dir = work.resolve("bench");
+        Run r = tala("bench", "--intents", "100000", "--write-amp", "1", "--db", dir.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("--intents") && r.err().contains("--write-amp"), r.err());
+        assertFalse(Files.exists(dir), "a refused run leaves nothing behind");
+    }
 }
