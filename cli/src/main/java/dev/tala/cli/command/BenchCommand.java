@@ -54,6 +54,9 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--quick and " + (intents != null ? "--intents" : "--write-amp")
                     + " each choose the run's size; give one");
         }
+        if (intents != null && writeAmpIntents != null) {
+            throw new IllegalArgumentException("--intents and --write-amp each choose the run; give one");
+        }
         PrintStream progress = json ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
         if (writeAmpIntents != null) {
             return writeAmplification(progress);
