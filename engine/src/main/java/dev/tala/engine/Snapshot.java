@@ -131,7 +131,8 @@ public final class Snapshot implements AutoCloseable {
         return read(() -> {
             long newest = -1;
             for (var s : pinned.view().segments()) {
-                if (s.meta().rows() > 0) {
+                // A segment of tombstones only holds no timestamp: its footer's [0, 0] is theirs.
+                if (s.reader().putCount() > 0) {
                     newest = Math.max(newest, s.meta().maxTimestamp());
                 }
             }
