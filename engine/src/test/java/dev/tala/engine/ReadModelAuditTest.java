@@ -61,7 +61,7 @@ class ReadModelAuditTest {
     @ParameterizedTest
     @EnumSource(EmbeddingType.class)
     void everyReadAgreesWithTheModel(EmbeddingType type) {
-        for (int seed = 0; seed < 6; seed++) {
+        for (int seed = 0; seed < Integer.getInteger("audit.seeds", 6); seed++) {
             run(type, seed, 300, Options.builder());
         }
     }
@@ -73,7 +73,7 @@ class ReadModelAuditTest {
     @ParameterizedTest
     @EnumSource(value = EmbeddingType.class, names = {"F32", "INT8"})
     void everyReadAgreesWithTheModelUnderSmallLeveledCompaction(EmbeddingType type) {
-        for (int seed = 100; seed < 106; seed++) {
+        for (int seed = 100; seed < 100 + Integer.getInteger("audit.seeds", 6); seed++) {
             run(type, seed, 400, Options.builder()
                     .compactionPolicy(new dev.tala.compaction.LeveledPolicy(
                             new dev.tala.compaction.LeveledSettings(2, 6 * 1024, 2, 4)))
@@ -90,7 +90,7 @@ class ReadModelAuditTest {
     @ParameterizedTest
     @EnumSource(value = EmbeddingType.class, names = {"INT8", "F16"})
     void everyReadAgreesWithTheModelWithAColdLevel(EmbeddingType cold) {
-        for (int seed = 300; seed < 306; seed++) {
+        for (int seed = 300; seed < 300 + Integer.getInteger("audit.seeds", 6); seed++) {
             coldType = cold;
             run(EmbeddingType.F32, seed, 400, Options.builder()
                     .compactionPolicy(new dev.tala.compaction.TieredPolicy(
@@ -106,7 +106,7 @@ class ReadModelAuditTest {
     @ParameterizedTest
     @EnumSource(value = EmbeddingType.class, names = {"F32"})
     void everyReadAgreesWithTheModelUnderNarrowTieredCompaction(EmbeddingType type) {
-        for (int seed = 200; seed < 206; seed++) {
+        for (int seed = 200; seed < 200 + Integer.getInteger("audit.seeds", 6); seed++) {
             run(type, seed, 400, Options.builder()
                     .compactionPolicy(new dev.tala.compaction.TieredPolicy(
                             new dev.tala.compaction.TieredSettings(2, 3, 1.0, 3)))
@@ -389,7 +389,7 @@ class ReadModelAuditTest {
         }
     }
 
-    private static void checkSearch(Snapshot s, Model model, Random random, EmbeddingType type, String context) {
+    private void checkSearch(Snapshot s, Model model, Random random, EmbeddingType type, String context) {
         for (int q = 0; q < 8; q++) {
             float[] vector = VECTORS[random.nextInt(VECTORS.length)].clone();
             int k = new int[] {1, 2, 3, 5, 100, Integer.MAX_VALUE}[random.nextInt(6)];
@@ -443,9 +443,10 @@ class ReadModelAuditTest {
                 double after = score(metric, vector, hits.get(i).intent());
                 assertTrue(before >= after - tolerance * Math.max(1, Math.abs(after)), what + " model order at " + i);
             }
-            if (type == EmbeddingType.F32) {
+            if (type == EmbeddingType.F32 && coldType == null) {
                 // Identical f32 vectors must score the same wherever they are stored, so at the
-                // cut an equal vector with a smaller id wins.
+                // cut an equal vector with a smaller id wins. (A cold segment scores with its own
+                // type's kernel, whose last bits may differ, as for a lossy database.)
                 for (SearchHit h : hits) {
                     for (Intent other : passing) {
                         if (java.util.Arrays.equals(other.embedding(), h.intent().embedding())
