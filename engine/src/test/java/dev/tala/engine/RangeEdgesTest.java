@@ -45,6 +45,21 @@ class RangeEdgesTest {
     }
 
     /**
+     * A range wholly below 0 is empty as a scan sees it (bounds below 0 count as 0), so it holds
+     * nothing to compact either; it flushed the memtable, as an empty range once did.
+     */
+    @Test
+    void compactRangeOfARangeBelowZeroIsANoOp() {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(intent(10));
+            assertEquals(List.of(), db.scan(-5, -3, 10));
+            assertEquals(Optional.empty(), db.compactRange(-5, -3, CompactionProgress.Listener.NONE));
+            assertEquals(Optional.empty(), db.compactRange(Long.MIN_VALUE, 0, CompactionProgress.Listener.NONE));
+            assertEquals(0, db.liveSegments().size(), "nothing was flushed");
+        }
+    }
+
+    /**
      * A scan whose range ends before it starts is refused with both bounds named, as a search
      * filter's is and as the CLI's is, instead of answering nothing; a range below 0 is empty.
      */
