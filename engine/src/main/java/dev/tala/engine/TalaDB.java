@@ -398,8 +398,8 @@ public final class TalaDB implements AutoCloseable {
 
     /**
      * Compacts the smallest run of segments covering every one that overlaps [from, to). An
-     * empty range ({@code from == to}) holds nothing to compact: nothing is flushed or compacted,
-     * as a scan of it returns nothing.
+     * empty range ({@code from == to}, or one below 0, where bounds count as 0 as a scan's do)
+     * holds nothing to compact: nothing is flushed or compacted, as a scan of it returns nothing.
      *
      * @throws IllegalArgumentException if {@code to < from}, as a scan's range is refused
      */
@@ -408,7 +408,7 @@ public final class TalaDB implements AutoCloseable {
         refuseIfReadOnly("a compaction");
         Objects.requireNonNull(progress, "progress");
         TimeRangeScan.requireOrdered(from, to);
-        if (from >= to) {
+        if (Math.max(from, 0) >= Math.max(to, 0)) {
             return Optional.empty();
         }
         return compacting(compactor -> compactor.compactRange(from, to, progress));
