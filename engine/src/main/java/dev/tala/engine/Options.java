@@ -362,7 +362,8 @@ public final class Options {
          * as put until a compaction writes it to such a level, and that type's approximation
          * after. The setting belongs to the open, not to OPTIONS: an open without it leaves
          * cold segments as they are, and a merge of them stores their (already approximated)
-         * floats in the database's type.
+         * floats in the database's type. An outcome update writes a new version of the intent,
+         * which starts again in the database's type (see {@link TalaDB#attachOutcome}).
          */
         public Builder coldEmbeddingType(EmbeddingType type, int fromLevel) {
             if (fromLevel < 1) {

@@ -163,6 +163,10 @@ public final class TalaDB implements AutoCloseable {
     /**
      * Sets the status and outcome of an existing intent. The WAL records the whole new version
      * (as large as a put of the intent), so that a restart restores it as it was acknowledged.
+     * The new version is stored like a put, in the database's embedding type: an intent that a
+     * compaction had written to a cold level of another type (see
+     * {@link Options.Builder#coldEmbeddingType}) reads back its cold approximation rounded to
+     * the database's type, and is quantized again when a compaction takes it to the cold level.
      *
      * @param outcome the outcome, or null to clear it
      * @throws dev.tala.core.error.InvalidIntentException if no live intent has this id
