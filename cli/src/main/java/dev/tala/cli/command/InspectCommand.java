@@ -16,6 +16,7 @@ import dev.tala.segment.SegmentReader;
 import dev.tala.segment.format.RegionKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class InspectCommand implements Callable<Integer> {
         }
         if (!Files.exists(file)) {
             // The lookup failed (permission, a link loop): this throws the system's reason.
-            Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            Files.readAttributes(file, BasicFileAttributes.class);
         }
         if (!Files.isRegularFile(file)) {
             throw new TalaException(file + " is not a regular file (a device, a pipe or a socket); inspect reads"

@@ -37,6 +37,7 @@ import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalRecord;
 import dev.tala.wal.WriteAheadLog;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -381,7 +382,7 @@ public final class DatabaseOpener {
         try {
             fs.size(layout.optionsFile());
             return false;
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return true;
         } catch (IOException e) {
             throw new StorageException("cannot open " + layout.dir(), e);
