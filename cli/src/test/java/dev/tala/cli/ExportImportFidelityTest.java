@@ -16,6 +16,7 @@ import dev.tala.core.model.Status;
 import dev.tala.engine.Snapshot;
 import dev.tala.engine.TalaDB;
 import dev.tala.engine.WriteBatch;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -25,6 +26,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -433,15 +437,20 @@ class ExportImportFidelityTest {
 
     /**
      * Exports taken again and again while a writer in this process puts, flushes and compacts
-     * (a 4 KiB memtable) must each succeed and hold every intent acknowledged before it began.
+     * (a 4 KiB memtable, so the MANIFEST changes every few milliseconds). Each export either
+     * holds every intent acknowledged before it began, or refuses with the documented "changed
+     * while it was read ... try again" (a read-only open gives up after five attempts beside
+     * such a writer; on a loaded machine every attempt can lose). Once the writer has closed,
+     * an export must succeed and hold every acknowledged write.
      */
     @Test
-    void exportsWhileAWriterFlushesAndCompactsEachSucceedWithEveryEarlierWrite() throws Exception {
+    void exportsWhileAWriterFlushesAndCompactsHoldEveryEarlierWriteOrSayTryAgain() throws Exception {
         Path a = work.resolve("a");
         assertEquals(0, tala("init", "--db", a.toString(), "--dim", Integer.toString(DIM), "--memtable-kb", "4").exit());
-        java.util.concurrent.atomic.AtomicInteger acknowledged = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicReference<Throwable> writerFailure = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicInteger acknowledged = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        int runs = 0;
         try (TalaDB db = TalaDB.open(a)) {
             Thread writer = new Thread(() -> {
                 try {
@@ -458,32 +467,47 @@ class ExportImportFidelityTest {
             writer.start();
             try {
                 long end = System.nanoTime() + 3_000_000_000L;
-                int runs = 0;
                 while (System.nanoTime() < end) {
                     int before = acknowledged.get();
                     Path file = work.resolve("e" + runs + ".jsonl");
-                    PrintStream err = System.err;
-                    java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
-                    int exit;
-                    try {
-                        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-                        exit = exportTo(file, a);
-                    } finally {
-                        System.setErr(err);
+                    Export export = exportCapturingErrors(file, a);
+                    if (export.exit() != 0) {
+                        assertTrue(export.errors().contains("changed while it was read") && export.errors().contains("try again"),
+                                "export " + runs + " after " + before + " writes: " + export.errors());
+                    } else {
+                        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                        assertTrue(lines.size() >= before, "export " + runs + ": " + lines.size() + " lines, "
+                                + before + " writes acknowledged before it began");
                     }
-                    assertEquals(0, exit, "export " + runs + " after " + before + " writes: " + errors);
-                    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-                    assertTrue(lines.size() >= before, "export " + runs + ": " + lines.size() + " lines, "
-                            + before + " writes acknowledged before it began");
-                    Files.delete(file);
+                    Files.deleteIfExists(file);
                     runs++;
                 }
-                assertTrue(runs > 3, "only " + runs + " exports ran");
             } finally {
                 stop.set(true);
                 writer.join();
             }
             assertEquals(null, writerFailure.get());
+        }
+        assertTrue(runs > 3, "only " + runs + " exports ran");
+        Path last = work.resolve("last.jsonl");
+        Export export = exportCapturingErrors(last, a);
+        assertEquals(0, export.exit(), export.errors());
+        assertEquals(acknowledged.get(), Files.readAllLines(last, StandardCharsets.UTF_8).size(),
+                "the export after the writer closed holds every acknowledged write");
+    }
+
+    private record Export(int exit, String errors) {
+    }
+
+    private Export exportCapturingErrors(Path file, Path db) throws Exception {
+        PrintStream err = System.err;
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        try {
+            System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+            int exit = exportTo(file, db);
+            return new Export(exit, errors.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(err);
         }
     }
 
