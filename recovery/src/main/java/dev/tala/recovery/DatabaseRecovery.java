@@ -612,6 +612,21 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
+     * The paths among wal/ and segments/ that are there but are not directories. Listing such a
+     * path finds nothing, as for a database without WAL files or segments, so every open refuses
+     * it (DatabaseOpener) and verify lists it (DatabaseVerifier).
+     */
+    public static List<Path> filesWhereDirectoriesBelong(FileLayer fs, DatabaseLayout layout) {
+        List<Path> files = new ArrayList<>();
+        for (Path dir : List.of(layout.walDir(), layout.segmentDir())) {
+            if (fs.exists(dir) && !fs.isDirectory(dir)) {
+                files.add(dir);
+            }
+        }
+        return files;
+    }
+
+    /**
      * Null when the header of listed segment {@code id} names it, else what is wrong: a file
      * restored under another name, whose rows the MANIFEST's metadata does not describe.
      */

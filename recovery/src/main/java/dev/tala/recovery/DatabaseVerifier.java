@@ -63,11 +63,8 @@ public final class DatabaseVerifier {
             return found.report();
         }
         found.checked(layout.manifestFile());
-        for (Path dir : List.of(layout.walDir(), layout.segmentDir())) {
-            // Listed as empty, it would hide what it should hold; every open refuses it.
-            if (fs.exists(dir) && !fs.isDirectory(dir)) {
-                found.add(new Problem(dir.toString(), 0, "not a directory but a file (every open refuses this)"));
-            }
+        for (Path dir : DatabaseRecovery.filesWhereDirectoriesBelong(fs, layout)) {
+            found.add(new Problem(dir.toString(), 0, "not a directory but a file (every open refuses this)"));
         }
         ManifestState state = manifest.state();
         ListedSegments listed = checkListedSegments(fs, layout, state, dimension, found);

@@ -365,11 +365,11 @@ public final class DatabaseOpener {
      * held, and a writable one fail later with "already exists".
      */
     static void refuseFilesForDirectories(FileLayer fs, DatabaseLayout layout) {
-        for (Path dir : List.of(layout.walDir(), layout.segmentDir())) {
-            if (fs.exists(dir) && !fs.isDirectory(dir)) {
-                throw new TalaException(dir + " is not a directory but a file; the database keeps its "
-                        + (dir.equals(layout.walDir()) ? "WAL" : "segment") + " files in that directory");
-            }
+        List<Path> files = DatabaseRecovery.filesWhereDirectoriesBelong(fs, layout);
+        if (!files.isEmpty()) {
+            Path dir = files.getFirst();
+            throw new TalaException(dir + " is not a directory but a file; the database keeps its "
+                    + (dir.equals(layout.walDir()) ? "WAL" : "segment") + " files in that directory");
         }
     }
 
