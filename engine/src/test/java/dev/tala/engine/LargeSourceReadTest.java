@@ -106,7 +106,7 @@ class LargeSourceReadTest {
                 Metric m = random.nextBoolean() ? Metric.DOT : Metric.COSINE;
                 // Small integer vectors: DOT is exact in f32 and many scores tie, so order is by id.
                 List<Intent> want = model.values().stream().filter(f::accepts)
-                        .sorted(Comparator.comparingDouble((Intent i) -> -ReadModelAuditTest.score(m, v, i))
+                        .sorted(Comparator.comparingDouble((Intent i) -> -BruteForceScores.score(m, v, i))
                                 .thenComparing(Intent::id)).limit(k).toList();
                 List<SearchHit> hits = s.search(v, k, m, f);
                 if (m == Metric.DOT) {
@@ -115,7 +115,7 @@ class LargeSourceReadTest {
                 } else {
                     assertEquals(want.size(), hits.size(), context);
                     for (int i = 0; i < hits.size(); i++) {
-                        assertEquals(ReadModelAuditTest.score(m, v, want.get(i)), hits.get(i).score(), 1e-5, context);
+                        assertEquals(BruteForceScores.score(m, v, want.get(i)), hits.get(i).score(), 1e-5, context);
                     }
                 }
             }

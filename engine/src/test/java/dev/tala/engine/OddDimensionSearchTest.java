@@ -64,16 +64,16 @@ class OddDimensionSearchTest {
                 int k = 1 + random.nextInt(30);
                 SearchFilter f = q % 3 == 0 ? SearchFilter.ALL.withTimeRange(100, 700) : SearchFilter.ALL;
                 List<Intent> want = model.values().stream().filter(f::accepts)
-                        .sorted(Comparator.comparingDouble((Intent i) -> -ReadModelAuditTest.score(m, v, i))).toList();
+                        .sorted(Comparator.comparingDouble((Intent i) -> -BruteForceScores.score(m, v, i))).toList();
                 List<SearchHit> hits;
                 try (Snapshot s = db.snapshot()) {
                     hits = s.search(v, k, m, f);
                 }
                 assertEquals(Math.min(k, want.size()), hits.size());
-                double kth = ReadModelAuditTest.score(m, v, want.get(hits.size() - 1));
+                double kth = BruteForceScores.score(m, v, want.get(hits.size() - 1));
                 for (SearchHit h : hits) {
                     assertEquals(model.get(h.intent().id()), h.intent());
-                    double sc = ReadModelAuditTest.score(m, v, h.intent());
+                    double sc = BruteForceScores.score(m, v, h.intent());
                     double tol = 1e-4 * Math.max(1, Math.abs(sc));
                     assertEquals(sc, h.score(), tol, type + " dim " + dim + " " + m + " score of " + h.intent().id());
                     assertTrue(sc >= kth - tol, type + " dim " + dim + " " + m + " " + h.intent().id() + " is in the top " + k);

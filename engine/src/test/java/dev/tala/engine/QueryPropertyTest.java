@@ -204,7 +204,7 @@ class QueryPropertyTest {
                     .filter(i -> only.contains(i.status()) && i.confidence() >= min
                             && i.timestampNs() >= f && i.timestampNs() < t)
                     .toList();
-            List<Double> expected = passing.stream().map(i -> score(metric, vector, i))
+            List<Double> expected = passing.stream().map(i -> BruteForceScores.score(metric, vector, i))
                     .sorted(Comparator.reverseOrder()).limit(k).toList();
             List<SearchHit> hits = s.search(vector, k, metric, filter);
             assertEquals(expected.size(), hits.size(), "hit count for k " + k + " " + metric);
@@ -213,39 +213,10 @@ class QueryPropertyTest {
                 Intent live = model.get(h.intent().id());
                 assertEquals(live, h.intent(), "a hit is the live version of its id");
                 assertTrue(passing.contains(live), "a hit passes the filter");
-                assertEquals(score(metric, vector, live), h.score(), 1e-4, "a hit's score is its " + metric);
+                assertEquals(BruteForceScores.score(metric, vector, live), h.score(), 1e-4, "a hit's score is its " + metric);
                 assertEquals(expected.get(i), h.score(), 1e-4, "rank " + i + " has the expected score");
             }
         }
-    }
-
-    private static double score(Metric metric, float[] a, Intent b) {
-        return metric == Metric.DOT ? dot(a, b) : cosine(a, b);
-    }
-
-    private static double dot(float[] a, Intent b) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b.embedding(i);
-        }
-        return dot;
-    }
-
-    /**
-     * Cosine in double; a zero vector has no direction and scores 0. A vector of only subnormal
-     * components scored 0 too before (its f32 squared norm underflows); {@link Metric#COSINE}
-     * now scores such a vector, and one whose squared norm overflows f32, by its direction.
-     */
-    private static double cosine(float[] a, Intent b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b.embedding(i);
-            na += (double) a[i] * a[i];
-            nb += (double) b.embedding(i) * b.embedding(i);
-        }
-        return na == 0 || nb == 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
     }
 
     private static List<String> sorted(List<Hop> hops) {

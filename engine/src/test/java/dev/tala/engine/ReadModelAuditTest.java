@@ -414,20 +414,20 @@ class ReadModelAuditTest {
                     .toList();
             // Exact model order: score descending, equal scores by id.
             List<Intent> expected = passing.stream()
-                    .sorted(Comparator.comparingDouble((Intent i) -> -score(metric, vector, i)).thenComparing(Intent::id))
+                    .sorted(Comparator.comparingDouble((Intent i) -> -BruteForceScores.score(metric, vector, i)).thenComparing(Intent::id))
                     .toList();
             List<SearchHit> hits = s.search(vector, k, metric, filter);
             String what = context + " search " + metric + " k " + k + " " + filter + " query " + java.util.Arrays.toString(vector);
             assertEquals(Math.min(k, passing.size()), hits.size(), what + " hit count");
             double tolerance = 1e-5;
-            double kth = hits.isEmpty() ? 0 : score(metric, vector, expected.get(hits.size() - 1));
+            double kth = hits.isEmpty() ? 0 : BruteForceScores.score(metric, vector, expected.get(hits.size() - 1));
             Set<IntentId> seen = new HashSet<>();
             for (int i = 0; i < hits.size(); i++) {
                 SearchHit h = hits.get(i);
                 assertTrue(seen.add(h.intent().id()), what + " an id twice");
                 assertEquals(model.live.get(h.intent().id()), h.intent(), what + " hit " + i + " is the live version");
                 assertTrue(passing.contains(h.intent()), what + " hit " + i + " passes the filter");
-                double sc = score(metric, vector, h.intent());
+                double sc = BruteForceScores.score(metric, vector, h.intent());
                 assertEquals(sc, h.score(), tolerance * Math.max(1, Math.abs(sc)), what + " hit " + i + " score");
                 assertTrue(sc >= kth - tolerance * Math.max(1, Math.abs(kth)), what + " hit " + i + " belongs in the top k");
                 if (i > 0) {
@@ -439,8 +439,8 @@ class ReadModelAuditTest {
                 }
             }
             for (int i = 1; i < hits.size(); i++) {
-                double before = score(metric, vector, hits.get(i - 1).intent());
-                double after = score(metric, vector, hits.get(i).intent());
+                double before = BruteForceScores.score(metric, vector, hits.get(i - 1).intent());
+                double after = BruteForceScores.score(metric, vector, hits.get(i).intent());
                 assertTrue(before >= after - tolerance * Math.max(1, Math.abs(after)), what + " model order at " + i);
             }
             if (type == EmbeddingType.F32 && coldType == null) {
@@ -459,20 +459,5 @@ class ReadModelAuditTest {
                 }
             }
         }
-    }
-
-    static double score(Metric metric, float[] a, Intent b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b.embedding(i);
-            na += (double) a[i] * a[i];
-            nb += (double) b.embedding(i) * b.embedding(i);
-        }
-        if (metric == Metric.DOT) {
-            return dot;
-        }
-        return na == 0 || nb == 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
     }
 }
