@@ -130,12 +130,14 @@ public final class AmplificationSimulator {
         private SimSegment segment(int[] ids, boolean[] tombstone, int level, long minSequence, long maxSequence,
                 boolean compacted) {
             long bytes = 0;
+            int tombstones = 0;
             for (boolean t : tombstone) {
                 bytes += t ? w.tombstoneBytes() : w.putBytes();
+                tombstones += t ? 1 : 0;
             }
             // Timestamps follow sequence numbers: intents are time-ordered.
-            SegmentMeta meta = new SegmentMeta(nextSegmentId++, level, bytes, ids.length, minSequence, maxSequence,
-                    minSequence, maxSequence, compacted);
+            SegmentMeta meta = new SegmentMeta(nextSegmentId++, level, bytes, ids.length, tombstones, minSequence,
+                    maxSequence, minSequence, maxSequence, compacted);
             return new SimSegment(meta, ids, tombstone);
         }
 

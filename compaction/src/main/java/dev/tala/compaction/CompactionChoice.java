@@ -13,6 +13,8 @@ public record CompactionChoice(List<SegmentMeta> inputs, int outputLevel, boolea
     public enum Reason {
         /** Size-tiered: enough sorted runs of similar size. */
         SIZE_RATIO,
+        /** Size-tiered: the newer runs hold many tombstones for the size of the oldest. */
+        TOMBSTONES,
         /** Leveled: too many flush segments in level 0. */
         LEVEL0_COUNT,
         /** Leveled: a level outgrew its target size. */

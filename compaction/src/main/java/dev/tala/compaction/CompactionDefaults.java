@@ -51,6 +51,14 @@ public final class CompactionDefaults {
      */
     public static final double TIERED_SIZE_RATIO = 1.5;
 
+    /**
+     * Every run is merged, so that tombstones go with the rows they hide, once the tombstones in
+     * the runs newer than the oldest reach this fraction of the oldest run's rows. A database
+     * that stops growing never merges its oldest run by size; without this its deleted rows
+     * would stay on disk.
+     */
+    public static final double TIERED_TOMBSTONE_RATIO = 0.25;
+
     // ---- leveled policy -------------------------------------------------------------------------
 
     /** Level-0 (flush) segments that trigger a merge into level 1. */

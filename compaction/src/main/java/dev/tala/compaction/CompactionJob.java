@@ -227,9 +227,7 @@ public final class CompactionJob {
                     options.outputType(), true, true, options.sync());
             SegmentSummary summary = writer.write(path, writeOptions, SegmentRows.copiedFrom(rows));
             outputs.add(summary);
-            metas.add(new SegmentMeta(id, outputLevel, summary.fileSize(), summary.nodeCount(),
-                    summary.minTimestamp(), summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(),
-                    true));
+            metas.add(SegmentMeta.of(id, outputLevel, summary, true));
             bytesWritten += summary.fileSize();
             rowsWritten += summary.nodeCount();
             report();

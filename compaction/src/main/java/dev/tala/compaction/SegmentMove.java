@@ -89,8 +89,7 @@ public final class SegmentMove {
         for (int i : order) {
             SegmentMeta in = choice.inputs().get(i);
             outputs.add(inputs.get(i).summary());
-            metas.add(new SegmentMeta(in.id(), choice.outputLevel(), in.fileSize(), in.rows(), in.minTimestamp(),
-                    in.maxTimestamp(), minSequence, maxSequence, in.compacted()));
+            metas.add(in.movedTo(choice.outputLevel(), minSequence, maxSequence));
         }
         long rows = choice.inputRows();
         CompactionStats stats = new CompactionStats(inputs.size(), choice.inputBytes(), rows, outputs.size(), 0,

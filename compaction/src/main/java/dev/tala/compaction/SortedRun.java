@@ -59,6 +59,16 @@ public record SortedRun(int first, int end, List<SegmentMeta> segments, long byt
         return new SortedRun(first, end, segments, bytes, level);
     }
 
+    /** Rows of the run's segments, tombstones included. */
+    public long rows() {
+        return segments.stream().mapToLong(SegmentMeta::rows).sum();
+    }
+
+    /** Tombstone rows of the run's segments. */
+    public long tombstones() {
+        return segments.stream().mapToLong(SegmentMeta::tombstones).sum();
+    }
+
     /** The segments of runs {@code [from, to)}, newest first: a contiguous slice of the live list. */
     public static List<SegmentMeta> segmentsOf(List<SortedRun> runs, int from, int to) {
         List<SegmentMeta> out = new ArrayList<>();

@@ -39,6 +39,11 @@ public final class TieredPolicy implements CompactionPolicy {
     @Override
     public Optional<CompactionChoice> pick(List<SegmentMeta> liveNewestFirst) {
         List<SortedRun> runs = SortedRun.of(liveNewestFirst);
+        if (tombstonesOutweighTheOldestRun(runs)) {
+            return Optional.of(new CompactionChoice(liveNewestFirst,
+                    CompactionChoice.levelAbove(liveNewestFirst, settings.maxLevel()), true,
+                    CompactionChoice.Reason.TOMBSTONES));
+        }
         for (int start = 0; start + settings.minMergeWidth() <= runs.size(); start++) {
             double accumulated = runs.get(start).bytes();
             int end = start + 1;
@@ -55,6 +60,25 @@ public final class TieredPolicy implements CompactionPolicy {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the newer runs hold enough tombstones, against the oldest run's rows, that a merge
+     * of everything is due. Only a merge that reaches the oldest run drops a tombstone, and with
+     * it the older rows it hides; the size ratio reaches that run only as the data grows. The
+     * oldest run's own tombstones do not count: nothing older is left for them to hide (they
+     * are there only while the oldest run is a flush that was never merged), and counting them
+     * would ask for a merge that cannot reclaim anything.
+     */
+    private boolean tombstonesOutweighTheOldestRun(List<SortedRun> runs) {
+        if (settings.tombstoneRatio() == 0 || runs.size() < 2) {
+            return false;
+        }
+        long newerTombstones = 0;
+        for (int i = 0; i < runs.size() - 1; i++) {
+            newerTombstones += runs.get(i).tombstones();
+        }
+        return newerTombstones > 0 && newerTombstones >= settings.tombstoneRatio() * runs.getLast().rows();
     }
 
     @Override

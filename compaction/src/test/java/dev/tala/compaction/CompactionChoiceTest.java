@@ -21,7 +21,7 @@ class CompactionChoiceTest {
             meta(5, 100, 199));
 
     private static SegmentMeta meta(long id, long minSequence, long maxSequence) {
-        return new SegmentMeta(id, 0, 100, 10, minSequence, maxSequence, minSequence, maxSequence, false);
+        return new SegmentMeta(id, 0, 100, 10, 0, minSequence, maxSequence, minSequence, maxSequence, false);
     }
 
     private static CompactionChoice choice(boolean bottommost, int... indexes) {
@@ -83,7 +83,7 @@ class CompactionChoiceTest {
     @Test
     void inputsDescribedOtherwiseThanTheLiveSegmentsAreRefused() {
         SegmentMeta first = LIVE.getFirst();
-        SegmentMeta stale = new SegmentMeta(first.id(), first.level(), first.fileSize(), first.rows(), 5_000_000,
+        SegmentMeta stale = new SegmentMeta(first.id(), first.level(), first.fileSize(), first.rows(), first.tombstones(), 5_000_000,
                 5_000_001, first.minSequence(), first.maxSequence(), first.compacted());
         String refusal = refusal(new CompactionChoice(List.of(stale), 1, false, Reason.SIZE_RATIO));
         assertTrue(refusal.startsWith("compaction policy 'custom' chose segments [1]: segment 1 is described otherwise"

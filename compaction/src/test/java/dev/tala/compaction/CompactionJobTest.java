@@ -72,7 +72,7 @@ class CompactionJobTest {
         assertEquals(1, r.outputs().size());
         assertEquals(1, r.outputs().getFirst().tombstoneCount());
         SegmentMeta meta = r.metas().getFirst();
-        assertEquals(new SegmentMeta(100, 1, r.outputs().getFirst().fileSize(), 1, 0, 0, 20, 20, true), meta);
+        assertEquals(new SegmentMeta(100, 1, r.outputs().getFirst().fileSize(), 1, 1, 0, 0, 20, 20, true), meta);
     }
 
     @Test
@@ -224,7 +224,7 @@ class CompactionJobTest {
     }
 
     private static SegmentMeta meta(long id, SegmentReader r) {
-        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
+        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().tombstoneCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
                 r.footer().minSequence(), r.footer().maxSequence(), false);
     }
 }

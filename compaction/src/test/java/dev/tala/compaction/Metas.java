@@ -18,7 +18,7 @@ final class Metas {
         int n = sizesNewestFirst.length;
         for (int i = 0; i < n; i++) {
             long lo = 100L * (n - i);
-            out.add(new SegmentMeta(i + 1, levels[i], sizesNewestFirst[i], 10, lo, lo + 99, lo, lo + 99,
+            out.add(new SegmentMeta(i + 1, levels[i], sizesNewestFirst[i], 10, 0, lo, lo + 99, lo, lo + 99,
                     levels[i] > 0));
         }
         return out;

@@ -52,10 +52,10 @@ class RunSelectionsTest {
         // Segment 2's time range is far away (e.g. late-arriving old intents) but it sits between
         // segments 1 and 3 in sequence order, so the run must include it to stay contiguous.
         List<SegmentMeta> live = List.of(
-                new SegmentMeta(1, 0, 1, 1, 1000, 1100, 300, 399, false),
-                new SegmentMeta(2, 0, 1, 1, 5, 10, 200, 299, false),
-                new SegmentMeta(3, 0, 1, 1, 1050, 1200, 100, 199, false),
-                new SegmentMeta(4, 0, 1, 1, 0, 1, 0, 99, false));
+                new SegmentMeta(1, 0, 1, 1, 0, 1000, 1100, 300, 399, false),
+                new SegmentMeta(2, 0, 1, 1, 0, 5, 10, 200, 299, false),
+                new SegmentMeta(3, 0, 1, 1, 0, 1050, 1200, 100, 199, false),
+                new SegmentMeta(4, 0, 1, 1, 0, 0, 1, 0, 99, false));
         CompactionChoice c = policy.overlapping(live, 1090, 1095).orElseThrow();
         assertEquals(List.of(1L, 2L, 3L), c.inputIds());
         assertFalse(c.bottommost());

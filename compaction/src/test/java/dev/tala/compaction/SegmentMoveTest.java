@@ -288,12 +288,12 @@ class SegmentMoveTest {
     }
 
     private static SegmentMeta meta(long id, SegmentReader r) {
-        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
+        return new SegmentMeta(id, 0, r.fileSize(), r.rowCount(), r.footer().tombstoneCount(), r.footer().minTimestamp(), r.footer().maxTimestamp(),
                 r.footer().minSequence(), r.footer().maxSequence(), false);
     }
 
     private static SegmentMeta withLevel(SegmentMeta m, int level) {
-        return new SegmentMeta(m.id(), level, m.fileSize(), m.rows(), m.minTimestamp(), m.maxTimestamp(),
+        return new SegmentMeta(m.id(), level, m.fileSize(), m.rows(), m.tombstones(), m.minTimestamp(), m.maxTimestamp(),
                 m.minSequence(), m.maxSequence(), m.compacted());
     }
 }

@@ -275,7 +275,7 @@ class CompactionTest {
         assertEquals(before.size(), after.size());
         for (SegmentMeta m : before) {
             SegmentMeta moved = byId.get(m.id());
-            assertEquals(new SegmentMeta(m.id(), 1, m.fileSize(), m.rows(), m.minTimestamp(), m.maxTimestamp(), min, max,
+            assertEquals(new SegmentMeta(m.id(), 1, m.fileSize(), m.rows(), m.tombstones(), m.minTimestamp(), m.maxTimestamp(), min, max,
                     false), moved, "segment " + m.id());
         }
     }

@@ -54,18 +54,18 @@ class LsmModelPropertyTest {
                 .backgroundCompaction(false);
         return switch (config) {
             case 0 -> b.targetSegmentBytes(4096).build();
-            case 1 -> b.targetSegmentBytes(4096).compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
+            case 1 -> b.targetSegmentBytes(4096).compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25))).build();
             case 2 -> b.targetSegmentBytes(4096).compactionPolicy(new LeveledPolicy(new LeveledSettings(2, 8192, 2, 4))).build();
             case 3 -> b.targetSegmentBytes(64 * 1024).compactionPolicy(new LeveledPolicy(new LeveledSettings(2, 8192, 2, 3))).build();
-            case 4 -> b.targetSegmentBytes(4096).compactionMoves(false).compactionPolicy(new TieredPolicy(new TieredSettings(2, 3, 100.0, 3))).build();
+            case 4 -> b.targetSegmentBytes(4096).compactionMoves(false).compactionPolicy(new TieredPolicy(new TieredSettings(2, 3, 100.0, 3, 0.25))).build();
             case 6 -> b.targetSegmentBytes(4096).coldEmbeddingType(dev.tala.segment.EmbeddingType.INT8, 1)
-                    .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
+                    .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25))).build();
             case 7 -> b.targetSegmentBytes(4096).embeddingType(dev.tala.segment.EmbeddingType.F16)
                     .coldEmbeddingType(dev.tala.segment.EmbeddingType.INT8, 2)
                     .compactionPolicy(new LeveledPolicy(new LeveledSettings(2, 8192, 2, 4))).build();
             case 8 -> b.targetSegmentBytes(4096).embeddingType(dev.tala.segment.EmbeddingType.BF16).build();
             default -> b.targetSegmentBytes(4096).backgroundCompaction(true)
-                    .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).build();
+                    .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25))).build();
         };
     }
 
@@ -215,7 +215,7 @@ class LsmModelPropertyTest {
                                 .durability(Durability.none()).backgroundCompaction(false).targetSegmentBytes(4096)
                                 .manifestRewriteBytes(1).walRecycleFiles(2)
                                 .compactionPolicy(c2 == 7 ? new LeveledPolicy(new LeveledSettings(1, 4096, 2, 1))
-                                        : new TieredPolicy(new TieredSettings(2, 2, 1.0, 1))).build();
+                                        : new TieredPolicy(new TieredSettings(2, 2, 1.0, 1, 0.25))).build();
                         approx |= c2 == 6;
                         db = TalaDB.open(dir, o2);
                         log.append("reopen with config ").append(c2).append('\n');

@@ -51,7 +51,7 @@ class OutcomeVersionTest {
     @Test
     void anOutcomeReadsTheSameAfterARestartWhenItsBaseWentColdMeanwhile() throws Exception {
         Options options = Options.builder().dimension(4).durability(Durability.sync()).memtableBytes(1 << 20)
-                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6)))
+                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25)))
                 .coldEmbeddingType(EmbeddingType.INT8, 1)
                 .compactionBytesPerSecond(4096) // slow: the compaction is still running when the outcome comes
                 .build();

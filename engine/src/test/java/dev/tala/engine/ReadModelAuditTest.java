@@ -94,7 +94,7 @@ class ReadModelAuditTest {
             coldType = cold;
             run(EmbeddingType.F32, seed, 400, Options.builder()
                     .compactionPolicy(new dev.tala.compaction.TieredPolicy(
-                            new dev.tala.compaction.TieredSettings(2, 3, 1.0, 3)))
+                            new dev.tala.compaction.TieredSettings(2, 3, 1.0, 3, 0.25)))
                     .coldEmbeddingType(cold, 1)
                     .targetSegmentBytes(4096));
         }
@@ -109,7 +109,7 @@ class ReadModelAuditTest {
         for (int seed = 200; seed < 200 + Integer.getInteger("audit.seeds", 6); seed++) {
             run(type, seed, 400, Options.builder()
                     .compactionPolicy(new dev.tala.compaction.TieredPolicy(
-                            new dev.tala.compaction.TieredSettings(2, 3, 1.0, 3)))
+                            new dev.tala.compaction.TieredSettings(2, 3, 1.0, 3, 0.25)))
                     .targetSegmentBytes(4096));
         }
     }

@@ -185,7 +185,7 @@ class DifferentialTest {
         // models forces without issuing them, which keeps SYNC cheap here.
         // A small output target, so that segments which happen to share no id are moved instead of merged.
         Options options = Options.builder().dimension(DIM).memtableBytes(8 * 1024).durability(Durability.sync())
-                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6))).targetSegmentBytes(4 * 1024)
+                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25))).targetSegmentBytes(4 * 1024)
                 .build();
         long moves = 0;
         int crashes = 0;

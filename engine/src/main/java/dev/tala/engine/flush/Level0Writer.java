@@ -52,8 +52,7 @@ final class Level0Writer {
             deleteQuietly(path);
             throw e;
         }
-        return new SegmentMeta(id, 0, summary.fileSize(), summary.nodeCount(), summary.minTimestamp(),
-                summary.maxTimestamp(), summary.minSequence(), summary.maxSequence(), false);
+        return SegmentMeta.of(id, 0, summary, false);
     }
 
     void deleteQuietly(Path path) {

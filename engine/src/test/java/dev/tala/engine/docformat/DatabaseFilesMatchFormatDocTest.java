@@ -82,7 +82,7 @@ class DatabaseFilesMatchFormatDocTest {
             DocManifest m = DocManifest.read(dir.resolve("MANIFEST"));
             List<DocManifest.Field> edit = m.edits().getLast();
             DocManifest.Field add = DocManifest.only(edit, 4);
-            assertEquals(58, add.value().length, "add_segment length");
+            assertEquals(66, add.value().length, "add_segment length");
             ByteBuffer v = ByteBuffer.wrap(add.value()).order(ByteOrder.LITTLE_ENDIAN);
             long id = v.getLong(0);
             Path segment = dir.resolve("segments").resolve(String.format("%020d.tbf", id));
@@ -95,6 +95,7 @@ class DatabaseFilesMatchFormatDocTest {
             assertEquals(1, v.getLong(41), "min_sequence");
             assertEquals(3, v.getLong(49), "max_sequence");
             assertEquals(0, v.get(57), "compacted");
+            assertEquals(1, v.getLong(58), "tombstones");
             assertEquals(3, DocManifest.only(edit, 3).u64(0), "last_sequence");
             assertTrue(DocManifest.only(edit, 1).u64(0) > 0, "log_number raised");
             assertTrue(DocManifest.only(edit, 2).u64(0) > id, "next_file_number above the new segment");

@@ -100,14 +100,15 @@ class ManifestReaderClaimsTest {
     }
 
     @Test
-    void aLongerAddSegmentIsReadUpTo58BytesAndCompactedAsNonZero() throws Exception {
+    void aLongerAddSegmentIsReadUpTo66BytesAndCompactedAsNonZero() throws Exception {
         rewrite(f -> {
             if (f.tag() != 4) {
                 return f;
             }
-            byte[] longer = java.util.Arrays.copyOf(f.value(), 70);
+            byte[] longer = java.util.Arrays.copyOf(f.value(), 74);
             longer[57] = 2;
-            longer[60] = 9;
+            longer[66] = 9;
+            longer[73] = -1;
             return new DocManifest.Field(4, longer);
         }, (short) 0, null);
         try (TalaDB db = TalaDB.open(dir, options())) {
@@ -115,7 +116,32 @@ class ManifestReaderClaimsTest {
             List<SegmentMeta> live = db.liveSegments();
             assertEquals(1, live.size());
             assertTrue(live.getFirst().compacted(), "compacted byte 2 reads as set");
+            assertEquals(0, live.getFirst().tombstones(), "the bytes past 66 are not read");
         }
+    }
+
+    @Test
+    void aFirstVersionAddSegmentOf58BytesReadsAsHavingNoTombstones() throws Exception {
+        rewrite(f -> f.tag() == 4 ? new DocManifest.Field(4, java.util.Arrays.copyOf(f.value(), 58)) : f,
+                (short) 0, null);
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.get(id).isPresent());
+            assertEquals(0, db.liveSegments().getFirst().tombstones());
+        }
+    }
+
+    @Test
+    void moreTombstonesThanRowsIsMalformed() throws Exception {
+        rewrite(f -> {
+            if (f.tag() != 4) {
+                return f;
+            }
+            byte[] v = f.value().clone();
+            java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(58, 2);
+            return new DocManifest.Field(4, v);
+        }, (short) 0, null);
+        RuntimeException e = assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()).close());
+        assertTrue(String.valueOf(e.getMessage()).contains("tombstones 2"), e.getMessage());
     }
 
     @Test

@@ -25,7 +25,7 @@ final class ManifestCodec {
             out.putLong(s.id()).put((byte) s.level()).putLong(s.fileSize()).putLong(s.rows())
                     .putLong(s.minTimestamp()).putLong(s.maxTimestamp())
                     .putLong(s.minSequence()).putLong(s.maxSequence())
-                    .put((byte) (s.compacted() ? 1 : 0));
+                    .put((byte) (s.compacted() ? 1 : 0)).putLong(s.tombstones());
         }
         for (long id : edit.removed()) {
             out.put(ManifestFormat.TAG_REMOVE_SEGMENT).putShort((short) 8).putLong(id);
@@ -75,16 +75,10 @@ final class ManifestCodec {
                     case ManifestFormat.TAG_REMOVE_SEGMENT -> b.remove(fixedLong(value, at));
                     case ManifestFormat.TAG_OBSOLETE_SEGMENT -> b.obsolete(fixedLong(value, at));
                     case ManifestFormat.TAG_ADD_SEGMENT -> {
-                        if (length < ManifestFormat.ADD_SEGMENT_BYTES) {
+                        if (length < ManifestFormat.ADD_SEGMENT_V1_BYTES) {
                             throw new MalformedEditException(at, "segment entry of " + length + " bytes is too short");
                         }
-                        try {
-                            b.add(new SegmentMeta(value.getLong(), Byte.toUnsignedInt(value.get()), value.getLong(),
-                                    value.getLong(), value.getLong(), value.getLong(), value.getLong(), value.getLong(),
-                                    value.get() != 0));
-                        } catch (IllegalArgumentException e) {
-                            throw new MalformedEditException(at, e.getMessage());
-                        }
+                        b.add(segmentEntry(value, at));
                     }
                     default -> {
                         // A field from a newer version: skipped by its length.
@@ -95,6 +89,26 @@ final class ManifestCodec {
             }
         }
         return b.build();
+    }
+
+    /** An add_segment value; one of the first version (without tombstones) reads as having none. */
+    private static SegmentMeta segmentEntry(ByteBuffer value, int at) throws MalformedEditException {
+        long id = value.getLong();
+        int level = Byte.toUnsignedInt(value.get());
+        long fileSize = value.getLong();
+        long rows = value.getLong();
+        long minTimestamp = value.getLong();
+        long maxTimestamp = value.getLong();
+        long minSequence = value.getLong();
+        long maxSequence = value.getLong();
+        boolean compacted = value.get() != 0;
+        long tombstones = value.remaining() >= 8 ? value.getLong() : 0;
+        try {
+            return new SegmentMeta(id, level, fileSize, rows, tombstones, minTimestamp, maxTimestamp, minSequence,
+                    maxSequence, compacted);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedEditException(at, e.getMessage());
+        }
     }
 
     private static long fixedLong(ByteBuffer value, int at) throws MalformedEditException {

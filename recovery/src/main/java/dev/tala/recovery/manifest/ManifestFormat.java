@@ -23,8 +23,10 @@ final class ManifestFormat {
     static final byte TAG_REMOVE_SEGMENT = 5;
     static final byte TAG_OBSOLETE_SEGMENT = 6;
 
-    /** id, level, file size, rows, min/max timestamp, min/max sequence, compacted. */
-    static final int ADD_SEGMENT_BYTES = 8 + 1 + 8 + 8 + 8 + 8 + 8 + 8 + 1;
+    /** id, level, file size, rows, min/max timestamp, min/max sequence, compacted: the first version's entry. */
+    static final int ADD_SEGMENT_V1_BYTES = 8 + 1 + 8 + 8 + 8 + 8 + 8 + 8 + 1;
+    /** The first version's entry and then tombstones (u64), as written now. */
+    static final int ADD_SEGMENT_BYTES = ADD_SEGMENT_V1_BYTES + 8;
 
     private ManifestFormat() {
     }

@@ -30,8 +30,10 @@ class ManifestTest {
     Path dir;
 
     static SegmentMeta meta(long id, Random r) {
-        return new SegmentMeta(id, r.nextInt(4), r.nextInt(1 << 20), r.nextInt(100_000), r.nextLong() & Long.MAX_VALUE,
-                r.nextLong() & Long.MAX_VALUE, r.nextInt(1000), 1000 + r.nextInt(1000), r.nextBoolean());
+        int rows = r.nextInt(100_000);
+        return new SegmentMeta(id, r.nextInt(4), r.nextInt(1 << 20), rows, r.nextInt(rows + 1),
+                r.nextLong() & Long.MAX_VALUE, r.nextLong() & Long.MAX_VALUE, r.nextInt(1000), 1000 + r.nextInt(1000),
+                r.nextBoolean());
     }
 
     /** A random history of flush-like and compaction-like edits, and the state it must produce. */
