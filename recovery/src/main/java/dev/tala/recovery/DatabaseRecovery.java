@@ -13,6 +13,7 @@ import dev.tala.recovery.RecoveryReport.Action;
 import dev.tala.recovery.manifest.Manifest;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
+import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.wal.ReplayReport;
 import dev.tala.wal.WalFormat;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -494,6 +496,7 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     private void openListedSegments(List<Path> files) throws IOException {
+        TreeMap<Long, SegmentMeta> counted = new TreeMap<>(manifest.segments());
         for (long id : manifest.segments().keySet()) {
             Path p = layout.segmentFile(id);
             if (!fs.exists(p)) {
@@ -506,7 +509,16 @@ public final class DatabaseRecovery implements AutoCloseable {
             if (misnamed != null) {
                 throw misnamed;
             }
+            SegmentMeta listed = counted.get(id);
+            long tombstones = reader.footer().tombstoneCount();
+            if (listed.tombstones() != tombstones && listed.rows() == reader.rowCount()) {
+                // An entry of the MANIFEST's first version has no tombstone count (it reads as
+                // 0); the footer has it, and the tiered policy's tombstone check needs it.
+                counted.put(id, listed.withTombstones(tombstones));
+            }
         }
+        manifest = new ManifestState(counted, manifest.logNumber(), manifest.nextFileNumber(),
+                manifest.lastSequence(), manifest.obsolete());
     }
 
     /**

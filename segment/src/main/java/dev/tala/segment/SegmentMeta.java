@@ -9,8 +9,9 @@ import dev.tala.segment.format.TbfFormat;
  * @param level      0 for a segment written by a flush; compaction outputs go one level up
  * @param fileSize   bytes on disk
  * @param rows       rows, tombstones included
- * @param tombstones rows that are tombstones (the footer's {@code tombstone_count}); 0 for a
- *                   segment recorded by a MANIFEST written before this field existed
+ * @param tombstones rows that are tombstones (the footer's {@code tombstone_count}); an entry of a
+ *                   MANIFEST written before this field existed reads as 0, and an open takes the
+ *                   count from the segment's footer
  * @param minSequence lowest sequence number of its rows; for compaction output, of all the
  *                    outputs of its compaction (the sorted run it belongs to), a bound on its rows
  * @param maxSequence highest sequence number, likewise
@@ -42,6 +43,12 @@ public record SegmentMeta(long id, int level, long fileSize, long rows, long tom
     /** This metadata with another sequence range (see {@code minSequence}). */
     public SegmentMeta withSequenceRange(long min, long max) {
         return new SegmentMeta(id, level, fileSize, rows, tombstones, minTimestamp, maxTimestamp, min, max, compacted);
+    }
+
+    /** This metadata with another tombstone count, e.g. the footer's for an entry that had none. */
+    public SegmentMeta withTombstones(long count) {
+        return new SegmentMeta(id, level, fileSize, rows, count, minTimestamp, maxTimestamp, minSequence, maxSequence,
+                compacted);
     }
 
     /** This metadata at another level with another sequence range: a segment moved by a compaction. */

@@ -130,6 +130,34 @@ class ManifestReaderClaimsTest {
         }
     }
 
+    /**
+     * A database the first version wrote: its MANIFEST's 58-byte entries carry no tombstone
+     * count, but each listed segment's footer does, and the open reads every footer anyway. A
+     * mass delete done before the upgrade must count for the tiered policy's tombstone check,
+     * or the deleted rows stay on disk until a merge happens to rewrite their tombstones (never,
+     * in a database that stopped growing; and a move copies the 0 into the next MANIFEST).
+     */
+    @Test
+    void aFirstVersionEntryCountsTheTombstonesItsSegmentHolds() throws Exception {
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.compact();
+            db.delete(id);
+            db.flush();
+            assertEquals(List.of(1L, 0L), db.liveSegments().stream().map(SegmentMeta::tombstones).toList());
+        }
+        rewrite(f -> f.tag() == 4 ? new DocManifest.Field(4, java.util.Arrays.copyOf(f.value(), 58)) : f,
+                (short) 0, null);
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertEquals(List.of(1L, 0L), db.liveSegments().stream().map(SegmentMeta::tombstones).toList(),
+                    "the counts in the segments' footers");
+            var ran = db.compactPending(p -> { });
+            assertEquals(1, ran.size(), "the tombstone check merges everything: " + ran);
+            assertEquals(1, ran.getFirst().tombstonesDropped());
+            assertTrue(db.liveSegments().isEmpty(), db.liveSegments().toString());
+            assertTrue(db.get(id).isEmpty());
+        }
+    }
+
     @Test
     void moreTombstonesThanRowsIsMalformed() throws Exception {
         rewrite(f -> {
