@@ -78,6 +78,10 @@ final class ManifestCodec {
                         if (length < ManifestFormat.ADD_SEGMENT_V1_BYTES) {
                             throw new MalformedEditException(at, "segment entry of " + length + " bytes is too short");
                         }
+                        if (length > ManifestFormat.ADD_SEGMENT_V1_BYTES && length < ManifestFormat.ADD_SEGMENT_BYTES) {
+                            throw new MalformedEditException(at, "segment entry of " + length
+                                    + " bytes ends inside its tombstone count");
+                        }
                         b.add(segmentEntry(value, at));
                     }
                     default -> {
@@ -102,7 +106,7 @@ final class ManifestCodec {
         long minSequence = value.getLong();
         long maxSequence = value.getLong();
         boolean compacted = value.get() != 0;
-        long tombstones = value.remaining() >= 8 ? value.getLong() : 0;
+        long tombstones = value.hasRemaining() ? value.getLong() : 0;
         try {
             return new SegmentMeta(id, level, fileSize, rows, tombstones, minTimestamp, maxTimestamp, minSequence,
                     maxSequence, compacted);

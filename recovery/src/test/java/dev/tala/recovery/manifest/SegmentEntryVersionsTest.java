@@ -45,6 +45,15 @@ class SegmentEntryVersionsTest {
     }
 
     @Test
+    void anEntryEndingInsideTheTombstoneCountIsAMalformedEdit() {
+        for (int length = ManifestFormat.ADD_SEGMENT_V1_BYTES + 1; length < ManifestFormat.ADD_SEGMENT_BYTES; length++) {
+            byte[] cut = java.util.Arrays.copyOf(entry(ManifestFormat.ADD_SEGMENT_BYTES, 120), length);
+            CorruptionException e = assertThrows(CorruptionException.class, () -> readBack(cut), "length " + length);
+            assertTrue(e.getMessage().contains("ends inside its tombstone count"), e.getMessage());
+        }
+    }
+
+    @Test
     void moreTombstonesThanRowsIsAMalformedEdit() throws IOException {
         CorruptionException e = assertThrows(CorruptionException.class,
                 () -> readBack(entry(ManifestFormat.ADD_SEGMENT_BYTES, 301)));
