@@ -100,6 +100,20 @@ class CompactionChoiceTest {
         refusal(partly);
     }
 
+    /**
+     * From a mutation audit: a choice of no inputs, or of an output level the MANIFEST's one
+     * byte cannot hold (256 would be written as level 0), is refused when it is made, whoever
+     * made it.
+     */
+    @Test
+    void aChoiceNeedsAnInputAndAnOutputLevelWithin0To255() {
+        assertThrows(IllegalArgumentException.class, () -> new CompactionChoice(List.of(), 1, false, Reason.FULL));
+        assertThrows(IllegalArgumentException.class, () -> new CompactionChoice(LIVE, -1, true, Reason.FULL));
+        assertThrows(IllegalArgumentException.class, () -> new CompactionChoice(LIVE, 256, true, Reason.FULL));
+        assertEquals(255, new CompactionChoice(LIVE, 255, true, Reason.FULL).outputLevel());
+        assertEquals(0, new CompactionChoice(LIVE, 0, true, Reason.FULL).outputLevel());
+    }
+
     /** Every choice the built-in policies make over flush-like segments passes. */
     @Test
     void theBuiltInPoliciesChoicesPass() {

@@ -53,6 +53,40 @@ class LeveledPolicyTest {
         assertEquals(2, c.outputLevel());
     }
 
+    /**
+     * From a mutation audit: level 0 scores its run count over the trigger, so eight flushes
+     * (score 2) go ahead of a level 1 at 1.5 times its target; scored as 1 they would wait.
+     */
+    @Test
+    void levelZeroScoresByHowFarItIsPastTheTrigger() {
+        CompactionChoice c = policy.pick(Metas.of(new long[] {10, 10, 10, 10, 10, 10, 10, 10, 60, 300},
+                new int[] {0, 0, 0, 0, 0, 0, 0, 0, 1, 2})).orElseThrow();
+        assertEquals(Metas.range(1, 9), c.inputIds(), "level 0 and level 1");
+        assertEquals(CompactionChoice.Reason.LEVEL0_COUNT, c.reason());
+    }
+
+    /** From a mutation audit: ties go to the shallower level, which feeds the deeper. */
+    @Test
+    void aTieGoesToTheShallowerLevel() {
+        // L1: 60/40 = 1.5; L2: 600/400 = 1.5; L3: 1000/4000 is within its target.
+        CompactionChoice c = policy.pick(Metas.of(new long[] {60, 600, 1000}, new int[] {1, 2, 3})).orElseThrow();
+        assertEquals(List.of(1L, 2L), c.inputIds());
+        assertEquals(2, c.outputLevel());
+    }
+
+    /**
+     * From a mutation audit: the next level joins only where it starts right below the merged
+     * one. Here (levels labelled by another policy before a switch) level 3 sits between them:
+     * level 1 moves down alone, and the level 3 and level 2 runs stay where they are.
+     */
+    @Test
+    void aNextLevelFurtherDownDoesNotJoin() {
+        CompactionChoice c = policy.pick(Metas.of(new long[] {50, 3000, 300}, new int[] {1, 3, 2})).orElseThrow();
+        assertEquals(List.of(1L), c.inputIds());
+        assertEquals(2, c.outputLevel());
+        assertFalse(c.bottommost());
+    }
+
     @Test
     void fullCompactionGoesToTheLastLevel() {
         CompactionChoice c = policy.full(Metas.of(new long[] {10, 20}, new int[] {0, 1})).orElseThrow();

@@ -47,6 +47,21 @@ class RunSelectionsTest {
         assertThrows(IllegalArgumentException.class, () -> policy.overlapping(live, 5, 5));
     }
 
+    /**
+     * From a mutation audit: a segment with no rows holds nothing in any time range, whatever
+     * its metadata's 0..0 says, so a range from 0 does not take it (nor make the choice bottommost).
+     */
+    @Test
+    void aSegmentWithoutRowsOverlapsNoRange() {
+        List<SegmentMeta> live = List.of(
+                new SegmentMeta(1, 0, 1, 1, 0, 10, 20, 100, 199, false),
+                new SegmentMeta(2, 0, 1, 0, 0, 0, 0, 0, 99, false));
+        CompactionChoice c = policy.overlapping(live, 0, 15).orElseThrow();
+        assertEquals(List.of(1L), c.inputIds());
+        assertFalse(c.bottommost());
+        assertTrue(policy.overlapping(live, 0, 5).isEmpty());
+    }
+
     @Test
     void segmentsBetweenOverlappingOnesAreIncluded() {
         // Segment 2's time range is far away (e.g. late-arriving old intents) but it sits between

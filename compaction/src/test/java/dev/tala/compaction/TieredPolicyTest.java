@@ -197,6 +197,20 @@ class TieredPolicyTest {
         assertTrue(policy.pick(List.of(live.get(1))).isEmpty(), "one run has nothing to merge with");
     }
 
+    /**
+     * From a mutation audit: without a tombstone in the newer runs there is nothing to reclaim,
+     * even when the oldest run has no rows at all (0 tombstones reach 0.25 of 0 rows), so no
+     * merge of everything is asked for.
+     */
+    @Test
+    void noTombstoneMergeWithoutTombstonesEvenOverAnOldestRunWithoutRows() {
+        List<SegmentMeta> live = List.of(
+                new SegmentMeta(1, 0, 10, 10, 0, 900, 999, 900, 999, false),
+                new SegmentMeta(2, 0, 10, 10, 0, 800, 899, 800, 899, false),
+                new SegmentMeta(3, 1, 10, 0, 0, 0, 0, 0, 799, true));
+        assertTrue(policy.pick(live).isEmpty());
+    }
+
     @Test
     void theTombstoneMergeTakesEveryRunBeyondTheMaximumWidth() {
         // Twenty runs, the newest full of tombstones: dropping them needs every run down to the
