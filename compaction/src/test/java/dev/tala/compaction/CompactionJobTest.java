@@ -75,6 +75,24 @@ class CompactionJobTest {
         assertEquals(new SegmentMeta(100, 1, r.outputs().getFirst().fileSize(), 1, 1, 0, 0, 20, 20, true), meta);
     }
 
+    /**
+     * From a mutation audit: a choice that is bottommost is merged as bottommost, so the
+     * tombstone and the version it hides are both dropped (the ids meet, so this is no move).
+     */
+    @Test
+    void aBottommostChoiceDropsItsTombstones() throws Exception {
+        IntentId a = intents.newId();
+        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
+        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
+        List<SegmentMeta> live = List.of(meta(2, newer), meta(1, older));
+        CompactionChoice choice = TieredPolicy.withDefaults().full(live).orElseThrow();
+        CompactionResult r = job().run(choice, List.of(newer, older));
+        assertTrue(r.outputs().isEmpty());
+        assertEquals(1, r.stats().tombstonesDropped());
+        CompactionChoice above = new CompactionChoice(live, 1, false, CompactionChoice.Reason.SIZE_RATIO);
+        assertEquals(1, job().run(above, List.of(newer, older)).outputs().getFirst().tombstoneCount());
+    }
+
     @Test
     void aChoiceMustMatchItsReaders() throws Exception {
         SegmentReader s2 = input(2, DIM, List.of(IntentVersion.put(20, intents.next())));

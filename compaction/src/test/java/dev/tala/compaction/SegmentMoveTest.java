@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tala.core.model.Edge;
+import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
+import dev.tala.core.model.Relation;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.segment.EmbeddingType;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.SegmentSummary;
+import dev.tala.segment.SegmentWriteOptions;
+import dev.tala.segment.SegmentWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -215,6 +220,59 @@ class SegmentMoveTest {
         CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withTargetOutputBytes(target);
         assertTrue(SegmentMove.obstacle(choice, List.of(large, small), options).orElseThrow().contains(
                 small.path() + " has "));
+    }
+
+    /**
+     * From a mutation audit: a segment written without its reverse (CSC) edge block answers no
+     * incoming-edge query, so moving it would keep that gap for good; the merge writes the block.
+     */
+    @Example
+    void anInputWithEdgesButNoReverseBlockIsMerged() throws Exception {
+        RandomIntents intents = new RandomIntents(7, DIM);
+        List<IntentId> sorted = intents.newIdsAscending(3);
+        // Only the first intent has an edge: to the id the newer segment holds.
+        Intent source = intents.next(sorted.get(0)).toBuilder()
+                .edges(List.of(new Edge(sorted.get(2), Relation.values()[0], 0.5f))).build();
+        Intent other = intents.next(sorted.get(1)).toBuilder().edges(List.of()).build();
+        Path path = SegmentFiles.path(dir, 1);
+        new SegmentWriter(SegmentFiles.LOCAL).write(path, SegmentWriteOptions.of(1, 0, DIM, EmbeddingType.F32)
+                .withReverseEdges(false).withSync(false), List.of(IntentVersion.put(1, source),
+                IntentVersion.put(2, other)));
+        SegmentReader older = SegmentReader.open(SegmentFiles.LOCAL, path);
+        opened.add(older);
+        assertTrue(older.edgeCount() > 0 && !older.hasReverseEdges());
+        SegmentReader newer = write(2, List.of(IntentVersion.put(3,
+                intents.next(sorted.get(2)).toBuilder().edges(List.of()).build())));
+        List<SegmentReader> readers = List.of(newer, older);
+        CompactionChoice choice = new CompactionChoice(List.of(meta(2, newer), meta(1, older)), 1, false,
+                CompactionChoice.Reason.SIZE_RATIO);
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false)
+                .withTargetOutputBytes(1);
+        assertTrue(SegmentMove.obstacle(choice, readers, options).orElseThrow().contains("no reverse edge block"));
+
+        CompactionResult result = job(options, new AtomicLong(OUTPUT_ID_BASE)).run(choice, readers);
+        assertFalse(result.stats().moved());
+        SegmentReader out = SegmentFiles.open(result.outputs().stream().map(SegmentSummary::path).toList()).getFirst();
+        opened.add(out);
+        assertTrue(out.hasReverseEdges());
+        assertEquals(1, out.edgesTo(sorted.get(2)).size(), "the incoming edge is found");
+    }
+
+    /** From a mutation audit: an input with no rows is merged away, not carried along by a move. */
+    @Example
+    void anInputWithoutRowsIsNotMoved() throws Exception {
+        RandomIntents intents = new RandomIntents(8, DIM);
+        SegmentReader newer = write(2, List.of(IntentVersion.put(1, intents.next())));
+        SegmentReader empty = write(1, List.of());
+        List<SegmentReader> readers = List.of(newer, empty);
+        CompactionChoice choice = new CompactionChoice(List.of(meta(2, newer), meta(1, empty)), 1, false,
+                CompactionChoice.Reason.SIZE_RATIO);
+        CompactionJobOptions options = CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false)
+                .withTargetOutputBytes(1);
+        assertTrue(SegmentMove.obstacle(choice, readers, options).orElseThrow().contains("has no rows"));
+        CompactionChoice alone = new CompactionChoice(List.of(meta(1, empty)), 1, false,
+                CompactionChoice.Reason.SIZE_RATIO);
+        assertTrue(SegmentMove.obstacle(alone, List.of(empty), options).orElseThrow().contains("has no rows"));
     }
 
     private CompactionJob job(CompactionJobOptions options, AtomicLong ids) {
