@@ -79,6 +79,16 @@ class ManifestReaderClaimsTest {
         Files.write(dir.resolve("MANIFEST"), out.toByteArray());
     }
 
+    /** Rewrites MANIFEST with the value of every add_segment (tag 4) passed through {@code change}. */
+    private void rewriteSegmentEntries(UnaryOperator<byte[]> change) throws Exception {
+        rewrite(f -> f.tag() == 4 ? new DocManifest.Field(4, change.apply(f.value())) : f, (short) 0, null);
+    }
+
+    /** An add_segment value cut to the first version's 58 bytes, without a tombstone count. */
+    private static byte[] firstVersion(byte[] entry) {
+        return java.util.Arrays.copyOf(entry, 58);
+    }
+
     private static DocManifest.Field le64(int tag, long value) {
         return new DocManifest.Field(tag, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
     }
@@ -101,16 +111,13 @@ class ManifestReaderClaimsTest {
 
     @Test
     void aLongerAddSegmentIsReadUpTo66BytesAndCompactedAsNonZero() throws Exception {
-        rewrite(f -> {
-            if (f.tag() != 4) {
-                return f;
-            }
-            byte[] longer = java.util.Arrays.copyOf(f.value(), 74);
+        rewriteSegmentEntries(entry -> {
+            byte[] longer = java.util.Arrays.copyOf(entry, 74);
             longer[57] = 2;
             longer[66] = 9;
             longer[73] = -1;
-            return new DocManifest.Field(4, longer);
-        }, (short) 0, null);
+            return longer;
+        });
         try (TalaDB db = TalaDB.open(dir, options())) {
             assertTrue(db.get(id).isPresent());
             List<SegmentMeta> live = db.liveSegments();
@@ -122,8 +129,7 @@ class ManifestReaderClaimsTest {
 
     @Test
     void aFirstVersionAddSegmentOf58BytesReadsAsHavingNoTombstones() throws Exception {
-        rewrite(f -> f.tag() == 4 ? new DocManifest.Field(4, java.util.Arrays.copyOf(f.value(), 58)) : f,
-                (short) 0, null);
+        rewriteSegmentEntries(ManifestReaderClaimsTest::firstVersion);
         try (TalaDB db = TalaDB.open(dir, options())) {
             assertTrue(db.get(id).isPresent());
             assertEquals(0, db.liveSegments().getFirst().tombstones());
@@ -145,8 +151,7 @@ class ManifestReaderClaimsTest {
             db.flush();
             assertEquals(List.of(1L, 0L), db.liveSegments().stream().map(SegmentMeta::tombstones).toList());
         }
-        rewrite(f -> f.tag() == 4 ? new DocManifest.Field(4, java.util.Arrays.copyOf(f.value(), 58)) : f,
-                (short) 0, null);
+        rewriteSegmentEntries(ManifestReaderClaimsTest::firstVersion);
         try (TalaDB db = TalaDB.open(dir, options())) {
             assertEquals(List.of(1L, 0L), db.liveSegments().stream().map(SegmentMeta::tombstones).toList(),
                     "the counts in the segments' footers");
@@ -160,14 +165,11 @@ class ManifestReaderClaimsTest {
 
     @Test
     void moreTombstonesThanRowsIsMalformed() throws Exception {
-        rewrite(f -> {
-            if (f.tag() != 4) {
-                return f;
-            }
-            byte[] v = f.value().clone();
-            java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(58, 2);
-            return new DocManifest.Field(4, v);
-        }, (short) 0, null);
+        rewriteSegmentEntries(entry -> {
+            byte[] v = entry.clone();
+            ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).putLong(58, 2);
+            return v;
+        });
         RuntimeException e = assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()).close());
         assertTrue(String.valueOf(e.getMessage()).contains("tombstones 2"), e.getMessage());
     }
