@@ -114,6 +114,16 @@ public final class CompactionJob {
      * files, which the caller must then keep.
      */
     public CompactionResult run(CompactionChoice choice, List<SegmentReader> readers) throws IOException {
+        return run(choice, readers, OlderVersions.UNKNOWN);
+    }
+
+    /**
+     * As {@link #run(CompactionChoice, List)}, told which ids the live segments outside the
+     * merge may hold: a merge that is not bottommost then drops the tombstones whose ids none of
+     * them may hold (a bottommost one drops every tombstone whatever {@code outside} says).
+     */
+    public CompactionResult run(CompactionChoice choice, List<SegmentReader> readers, OlderVersions outside)
+            throws IOException {
         List<Long> expected = choice.inputIds();
         List<Long> actual = readers.stream().map(r -> r.header().segmentId()).toList();
         if (!expected.equals(actual)) {
@@ -126,7 +136,7 @@ public final class CompactionJob {
                     choice.inputBytes(), readers.size(), 0));
             return moved;
         }
-        return run(readers, choice.outputLevel(), choice.bottommost());
+        return merge(readers, choice.outputLevel(), choice.bottommost() ? OlderVersions.NONE : outside);
     }
 
     /**
@@ -136,6 +146,11 @@ public final class CompactionJob {
      * @throws IOException from the file layer, after the outputs created so far were deleted
      */
     public CompactionResult run(List<SegmentReader> inputsNewestFirst, int outputLevel, boolean bottommost)
+            throws IOException {
+        return merge(inputsNewestFirst, outputLevel, bottommost ? OlderVersions.NONE : OlderVersions.UNKNOWN);
+    }
+
+    private CompactionResult merge(List<SegmentReader> inputsNewestFirst, int outputLevel, OlderVersions outside)
             throws IOException {
         if (inputsNewestFirst.isEmpty()) {
             throw new IllegalArgumentException("a compaction needs at least one input");
@@ -150,7 +165,7 @@ public final class CompactionJob {
                         + r.dimension() + " (" + r.path() + ")");
             }
         }
-        return new Run(List.copyOf(inputsNewestFirst), dimension, outputLevel, bottommost).execute();
+        return new Run(List.copyOf(inputsNewestFirst), dimension, outputLevel, outside).execute();
     }
 
     private static long nowNs() {
@@ -174,11 +189,11 @@ public final class CompactionJob {
         private long bytesWritten;
         private long rowsWritten;
 
-        Run(List<SegmentReader> inputs, int dimension, int outputLevel, boolean bottommost) {
+        Run(List<SegmentReader> inputs, int dimension, int outputLevel, OlderVersions outside) {
             this.inputs = inputs;
             this.dimension = dimension;
             this.outputLevel = outputLevel;
-            this.merge = new MergingIterator(inputs, bottommost);
+            this.merge = new MergingIterator(inputs, outside);
             this.throttled = rateLimiter == null ? null : new RateLimitedFileLayer(layer, rateLimiter, cancelled);
             this.writer = new SegmentWriter(throttled == null ? layer : throttled);
             this.rowsTotal = inputs.stream().mapToLong(SegmentReader::rowCount).sum();

@@ -7,7 +7,8 @@ package dev.tala.compaction;
  * @param inputBytes        file sizes of the inputs (a merge reads every input byte once)
  * @param outputBytes       bytes written: the file sizes of the outputs, 0 for a move
  * @param versionsShadowed  older versions skipped because a newer version of the id was merged
- * @param tombstonesDropped tombstones that were the newest version and were dropped (bottommost only)
+ * @param tombstonesDropped tombstones that were the newest version and were dropped, because the merge
+ *                          was bottommost or no segment outside it may hold their ids
  * @param maxBufferedRows   the most rows held in memory at once (one output's worth)
  * @param maxBufferedBytes  the largest estimated size of the buffered output
  * @param throttledNanos    time spent sleeping in the rate limiter

@@ -22,8 +22,8 @@ import java.util.PriorityQueue;
  * the version decodes ({@link SegmentReader#version(int)}).
  *
  * <p>A tombstone is emitted (it must keep hiding older versions in segments outside the merge)
- * unless the merge is bottommost: then no older segment can hold the id and the tombstone is
- * dropped.
+ * unless no segment outside the merge may hold its id ({@link OlderVersions}): always so when the
+ * merge is bottommost, and otherwise as the outside segments' bloom filters tell.
  */
 public final class MergingIterator implements Iterator<StoredRow> {
     /** Smallest id first; for one id the newest version first; inputs listed earlier are newer. */
@@ -32,7 +32,7 @@ public final class MergingIterator implements Iterator<StoredRow> {
             .thenComparing((a, b) -> Long.compare(b.sequence, a.sequence))
             .thenComparingInt(c -> c.input);
 
-    private final boolean dropTombstones;
+    private final OlderVersions outside;
     private final PriorityQueue<Cursor> heap;
     private final long[] consumed;
     private StoredRow lookahead;
@@ -45,7 +45,16 @@ public final class MergingIterator implements Iterator<StoredRow> {
      * @param bottommost  true when no live segment older than the inputs exists, so tombstones can go
      */
     public MergingIterator(List<SegmentReader> newestFirst, boolean bottommost) {
-        this.dropTombstones = bottommost;
+        this(newestFirst, bottommost ? OlderVersions.NONE : OlderVersions.UNKNOWN);
+    }
+
+    /**
+     * @param newestFirst the inputs, newest first (ties in sequence number go to the earlier one)
+     * @param outside     which ids the live segments outside the merge may hold: a tombstone
+     *                    whose id none of them may hold is dropped
+     */
+    public MergingIterator(List<SegmentReader> newestFirst, OlderVersions outside) {
+        this.outside = outside;
         this.heap = new PriorityQueue<>(Math.max(1, newestFirst.size()), ORDER);
         this.consumed = new long[newestFirst.size()];
         for (int i = 0; i < newestFirst.size(); i++) {
@@ -80,7 +89,7 @@ public final class MergingIterator implements Iterator<StoredRow> {
         Cursor newest = heap.poll();
         IntentId id = newest.id;
         StoredRow winner = null;
-        if (dropTombstones && newest.reader.isTombstone(newest.row)) {
+        if (newest.reader.isTombstone(newest.row) && !outside.mayHold(id)) {
             tombstonesDropped++;
         } else {
             winner = new StoredRow(newest.reader, newest.row);
@@ -125,7 +134,7 @@ public final class MergingIterator implements Iterator<StoredRow> {
         return shadowed;
     }
 
-    /** Newest versions that were tombstones and were dropped because the merge is bottommost. */
+    /** Newest versions that were tombstones and were dropped: no segment outside the merge may hold their ids. */
     public long tombstonesDropped() {
         return tombstonesDropped;
     }

@@ -45,6 +45,23 @@ class CompactionJobTest {
         return r;
     }
 
+    /** A tombstone in segment 2 over the put it deletes in segment 1, and the two as live segments. */
+    private record DeleteOverPut(SegmentReader newer, SegmentReader older) {
+        List<SegmentReader> readers() {
+            return List.of(newer, older);
+        }
+
+        List<SegmentMeta> live() {
+            return List.of(meta(2, newer), meta(1, older));
+        }
+    }
+
+    private DeleteOverPut deleteOverPut() throws IOException {
+        IntentId a = intents.newId();
+        return new DeleteOverPut(input(2, DIM, List.of(IntentVersion.tombstone(a, 20))),
+                input(1, DIM, List.of(IntentVersion.put(10, intents.next(a)))));
+    }
+
     private CompactionJob job() {
         return new CompactionJob(SegmentFiles.LOCAL, CompactionJobOptions.defaults(EmbeddingType.F32).withSync(false),
                 ids::getAndIncrement, id -> SegmentFiles.path(dir, id));
@@ -52,10 +69,7 @@ class CompactionJobTest {
 
     @Test
     void aBottommostMergeOfOnlyDeletesWritesNothing() throws Exception {
-        IntentId a = intents.newId();
-        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
-        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
-        CompactionResult r = job().run(List.of(newer, older), 1, true);
+        CompactionResult r = job().run(deleteOverPut().readers(), 1, true);
         assertTrue(r.outputs().isEmpty());
         assertEquals(1, r.stats().tombstonesDropped());
         assertEquals(1, r.stats().versionsShadowed());
@@ -65,10 +79,7 @@ class CompactionJobTest {
 
     @Test
     void theSameMergeNotBottommostKeepsTheTombstone() throws Exception {
-        IntentId a = intents.newId();
-        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
-        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
-        CompactionResult r = job().run(List.of(newer, older), 1, false);
+        CompactionResult r = job().run(deleteOverPut().readers(), 1, false);
         assertEquals(1, r.outputs().size());
         assertEquals(1, r.outputs().getFirst().tombstoneCount());
         SegmentMeta meta = r.metas().getFirst();
@@ -81,16 +92,33 @@ class CompactionJobTest {
      */
     @Test
     void aBottommostChoiceDropsItsTombstones() throws Exception {
-        IntentId a = intents.newId();
-        SegmentReader newer = input(2, DIM, List.of(IntentVersion.tombstone(a, 20)));
-        SegmentReader older = input(1, DIM, List.of(IntentVersion.put(10, intents.next(a))));
-        List<SegmentMeta> live = List.of(meta(2, newer), meta(1, older));
-        CompactionChoice choice = TieredPolicy.withDefaults().full(live).orElseThrow();
-        CompactionResult r = job().run(choice, List.of(newer, older));
+        DeleteOverPut in = deleteOverPut();
+        CompactionChoice choice = TieredPolicy.withDefaults().full(in.live()).orElseThrow();
+        CompactionResult r = job().run(choice, in.readers());
         assertTrue(r.outputs().isEmpty());
         assertEquals(1, r.stats().tombstonesDropped());
-        CompactionChoice above = new CompactionChoice(live, 1, false, CompactionChoice.Reason.SIZE_RATIO);
-        assertEquals(1, job().run(above, List.of(newer, older)).outputs().getFirst().tombstoneCount());
+        CompactionChoice above = new CompactionChoice(in.live(), 1, false, CompactionChoice.Reason.SIZE_RATIO);
+        assertEquals(1, job().run(above, in.readers()).outputs().getFirst().tombstoneCount());
+    }
+
+    /**
+     * What the caller says of the segments outside the merge decides a tombstone's fate only
+     * where the choice is not bottommost: there, a tombstone whose id may be outside stays and
+     * one whose id cannot be goes; a bottommost choice drops it whatever the caller says.
+     */
+    @Test
+    void theSegmentsOutsideDecideOnlyAboveTheBottom() throws Exception {
+        DeleteOverPut in = deleteOverPut();
+        CompactionChoice above = new CompactionChoice(in.live(), 1, false, CompactionChoice.Reason.SIZE_RATIO);
+        CompactionResult kept = job().run(above, in.readers(), OlderVersions.UNKNOWN);
+        assertEquals(1, kept.outputs().getFirst().tombstoneCount());
+        CompactionResult dropped = job().run(above, in.readers(), OlderVersions.NONE);
+        assertTrue(dropped.outputs().isEmpty(), "the tombstone and the row it hid both went");
+        assertEquals(1, dropped.stats().tombstonesDropped());
+        CompactionChoice bottom = TieredPolicy.withDefaults().full(in.live()).orElseThrow();
+        CompactionResult bottommost = job().run(bottom, in.readers(), OlderVersions.UNKNOWN);
+        assertTrue(bottommost.outputs().isEmpty());
+        assertEquals(1, bottommost.stats().tombstonesDropped());
     }
 
     @Test

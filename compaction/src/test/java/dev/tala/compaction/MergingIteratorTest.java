@@ -82,6 +82,34 @@ class MergingIteratorTest {
         assertEquals(2, merge.emitted());
     }
 
+    /**
+     * A merge of the two newer inputs, the oldest one left outside: the tombstone of b stays,
+     * since the outside segment holds b, and that of c goes where the outside is said to hold
+     * nothing else. Asking the oldest input's own bloom filter gives the same answer.
+     */
+    @Test
+    void dropsTheTombstonesWhoseIdsNoSegmentOutsideMayHold() throws Exception {
+        List<SegmentReader> newer = readers.subList(0, 2);
+        MergingIterator told = new MergingIterator(newer, id -> id.equals(b));
+        assertEquals(List.of(IntentVersion.put(21, aNew), IntentVersion.tombstone(b, 12)), drain(told));
+        assertEquals(1, told.tombstonesDropped());
+        assertEquals(1, told.shadowedVersions()); // a@11
+
+        IntentId e = IntentId.of(0, 5);
+        try (SegmentReader outside = SegmentFiles.writeInput(dir, 12, DIM, EmbeddingType.F32,
+                List.of(IntentVersion.put(5, intents.next(b)), IntentVersion.put(6, intents.next(e))))) {
+            MergingIterator probed = new MergingIterator(newer, OlderVersions.inSegments(List.of(outside)));
+            assertEquals(List.of(IntentVersion.put(21, aNew), IntentVersion.tombstone(b, 12)), drain(probed));
+            assertEquals(1, probed.tombstonesDropped());
+        }
+    }
+
+    @Test
+    void withNoSegmentOutsideEveryTombstoneGoesAsInABottommostMerge() {
+        assertEquals(drain(new MergingIterator(readers, true)),
+                drain(new MergingIterator(readers, OlderVersions.inSegments(List.of()))));
+    }
+
     @Test
     void theSequenceNumberDecidesNotTheListOrder() {
         // Handing the inputs oldest first must not resurrect old versions.

@@ -7,6 +7,7 @@ import dev.tala.compaction.CompactionPolicy;
 import dev.tala.compaction.CompactionProgress;
 import dev.tala.compaction.CompactionResult;
 import dev.tala.compaction.CompactionStats;
+import dev.tala.compaction.OlderVersions;
 import dev.tala.compaction.TokenBucket;
 import dev.tala.core.concurrent.UninterruptibleWaits;
 import dev.tala.core.io.FileLayer;
@@ -186,13 +187,19 @@ public final class Compactor {
             for (long id : choice.inputIds()) {
                 inputs.add(segments.stream().filter(h -> h.id() == id).findFirst().orElseThrow());
             }
-            return Optional.of(compact(choice, inputs, listener));
+            List<SegmentReader> outside = segments.stream().filter(h -> !choice.inputIds().contains(h.id()))
+                    .map(SegmentHandle::reader).toList();
+            return Optional.of(compact(choice, inputs, OlderVersions.inSegments(outside), listener));
         } finally {
             oneAtATime.unlock();
         }
     }
 
-    private CompactionStats compact(CompactionChoice choice, List<SegmentHandle> inputs,
+    /**
+     * Runs {@code choice} over {@code inputs}; {@code outside} asks the other live segments, which
+     * stay open meanwhile because only this thread (under {@code oneAtATime}) removes segments.
+     */
+    private CompactionStats compact(CompactionChoice choice, List<SegmentHandle> inputs, OlderVersions outside,
                                     CompactionProgress.Listener listener) throws IOException {
         EmbeddingType outputType = settings.coldType().isPresent() && choice.outputLevel() >= settings.coldLevel()
                 ? settings.coldType().get() : settings.hotType();
@@ -204,7 +211,7 @@ public final class Compactor {
                 .withRateLimiter(rateLimiter)
                 .withCancellation(worker::stopping);
         List<SegmentReader> readers = inputs.stream().map(SegmentHandle::reader).toList();
-        CompactionResult result = job.run(choice, readers);
+        CompactionResult result = job.run(choice, readers, outside);
         if (!live.segments().containsAll(inputs)) {
             // Only this thread compacts (oneAtATime), so this cannot happen; if it did, listing
             // the outputs would put the MANIFEST at odds with the live set for good. A move's
