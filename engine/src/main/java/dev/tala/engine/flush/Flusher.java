@@ -1,5 +1,6 @@
 package dev.tala.engine.flush;
 
+import dev.tala.compaction.OlderVersions;
 import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.io.DirectoryLockLostException;
 import dev.tala.core.io.FileLayer;
@@ -8,6 +9,7 @@ import dev.tala.core.model.IntentVersion;
 import dev.tala.engine.background.CoalescingWorker;
 import dev.tala.engine.memtable.MemTable;
 import dev.tala.engine.view.LiveState;
+import dev.tala.engine.view.ReadView;
 import dev.tala.engine.view.SegmentHandle;
 import dev.tala.engine.write.FailureState;
 import dev.tala.engine.write.FileNumbers;
@@ -83,8 +85,10 @@ public final class Flusher {
 
     private void flush(MemTable memtable) throws IOException {
         long start = System.nanoTime();
-        List<IntentVersion> rows = memtable.newestVersions();
+        List<IntentVersion> rows = withoutTombstonesHidingNothing(memtable.newestVersions());
         if (rows.isEmpty()) {
+            // Nothing to store (every row was a tombstone hiding nothing): the memtable goes
+            // without an edit, and the next flush retires its WAL files with its own.
             live.dropEmpty(memtable);
             return;
         }
@@ -116,6 +120,22 @@ public final class Flusher {
             throw lockLost;
         }
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta.id(), meta.fileSize());
+    }
+
+    /**
+     * {@code rows} without the tombstones whose ids no live segment may hold, as a merge drops
+     * them ({@link OlderVersions}). Every live segment is older than the memtable being flushed,
+     * which is the oldest frozen one; the view pins their files while their bloom filters are read.
+     * An intent written and deleted within one memtable's life thus never reaches the disk.
+     */
+    private List<IntentVersion> withoutTombstonesHidingNothing(List<IntentVersion> rows) {
+        ReadView view = live.acquire();
+        try {
+            OlderVersions older = OlderVersions.inSegments(view.segments().stream().map(SegmentHandle::reader).toList());
+            return rows.stream().filter(v -> !v.isTombstone() || older.mayHold(v.id())).toList();
+        } finally {
+            view.release();
+        }
     }
 
     /** Stops after the flush in progress, if any; frozen memtables not flushed stay in the WAL. */
