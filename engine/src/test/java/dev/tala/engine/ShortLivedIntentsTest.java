@@ -99,6 +99,40 @@ class ShortLivedIntentsTest {
         }
     }
 
+    /**
+     * A flush that leaves nothing to write still makes its memtable's WAL files obsolete. Before,
+     * it appended no edit, and only a later flush that wrote a segment retired them: a service
+     * whose every memtable is deleted before it is flushed (a drained queue, flushed between
+     * batches) kept one WAL file per flush for good, and replayed them all at each open.
+     */
+    @Test
+    void aFlushThatWritesNothingRetiresItsWalFiles() {
+        int rounds = 20;
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            for (int round = 0; round < rounds; round++) {
+                db.put(intent(round));
+                db.delete(id(round));
+                db.flush();
+            }
+            DbStats stats = db.stats();
+            assertEquals(0, stats.segments(), stats.toString());
+            assertEquals(1, stats.walFiles(), "only the current WAL file is left after a flush: " + stats);
+        }
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.recoveryReport().isClean(), db.recoveryReport().summary());
+            for (int round = 0; round < rounds; round++) {
+                assertTrue(db.get(id(round)).isEmpty(), "intent " + round);
+            }
+            db.put(intent(rounds));
+            db.flush();
+            assertEquals(1, db.stats().walFiles(), db.stats().toString());
+        }
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            assertTrue(db.get(id(rounds)).isPresent());
+            assertEquals(1, db.liveSegments().size(), db.liveSegments().toString());
+        }
+    }
+
     private static Options options() {
         return Options.builder().dimension(DIMENSION).durability(Durability.none()).backgroundCompaction(false).build();
     }

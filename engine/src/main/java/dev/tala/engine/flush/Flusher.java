@@ -87,9 +87,24 @@ public final class Flusher {
         long start = System.nanoTime();
         List<IntentVersion> rows = withoutTombstonesHidingNothing(memtable.newestVersions());
         if (rows.isEmpty()) {
-            // Nothing to store (every row was a tombstone hiding nothing): the memtable goes
-            // without an edit, and the next flush retires its WAL files with its own.
+            // Nothing to store (every row was a tombstone hiding nothing): no segment, but the
+            // memtable's WAL files are obsolete all the same, and an edit must say so before they
+            // go. Left to the next flush that writes a segment, they piled up for as long as
+            // every memtable was deleted before its flush (one file per flush), and were all
+            // replayed at each open.
+            long keepWal = live.oldestNeededWalExcept(memtable);
+            manifest.append(ManifestEdit.builder()
+                    .logNumber(keepWal)
+                    .lastSequence(memtable.maxSequence())
+                    .nextFileNumber(files.peek())
+                    .build());
+            DirectoryLockLostException lockLost = retireWalBelow(keepWal);
             live.dropEmpty(memtable);
+            if (lockLost != null) {
+                throw lockLost;
+            }
+            LOG.debug("flushed nothing: every version was a tombstone hiding nothing; WAL files below {} retired",
+                    keepWal);
             return;
         }
         SegmentMeta meta = writer.write(files.next(), rows);
@@ -101,17 +116,7 @@ public final class Flusher {
                 .nextFileNumber(files.peek())
                 .build());
         SegmentReader reader = SegmentReader.open(fs, layout.segmentFile(meta.id()));
-        IOException lockLost = null;
-        try {
-            WalRetirement.retireBelow(fs, layout, wal, keepWal);
-        } catch (DirectoryLockLostException e) {
-            lockLost = e; // the directory was replaced: this instance must stop changing it
-        } catch (IOException e) {
-            // The segment is listed all the same, and the files are obsolete: the next flush
-            // retries (it retires every WAL file below its log number), and so does the next open.
-            LOG.warn("could not remove the WAL files below {} after a flush ({}); the next flush or open will", keepWal,
-                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
-        }
+        DirectoryLockLostException lockLost = retireWalBelow(keepWal);
         counters.add(meta.fileSize(), System.nanoTime() - start);
         // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
         // by then everything the flush does (WAL files deleted, counters) must have happened.
@@ -120,6 +125,26 @@ public final class Flusher {
             throw lockLost;
         }
         LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta.id(), meta.fileSize());
+    }
+
+    /**
+     * Retires the WAL files below {@code keepWal}, once the edit that made them obsolete is
+     * durable. A lost directory lock is returned, for the caller to throw once the memtable has
+     * left the view; any other failure is only logged.
+     */
+    private DirectoryLockLostException retireWalBelow(long keepWal) {
+        try {
+            WalRetirement.retireBelow(fs, layout, wal, keepWal);
+            return null;
+        } catch (DirectoryLockLostException e) {
+            return e; // the directory was replaced: this instance must stop changing it
+        } catch (IOException e) {
+            // The edit is durable all the same, and the files are obsolete: the next flush
+            // retries (it retires every WAL file below its log number), and so does the next open.
+            LOG.warn("could not remove the WAL files below {} after a flush ({}); the next flush or open will", keepWal,
+                    LoggedErrors.describe(e), LoggedErrors.traceOf(e));
+            return null;
+        }
     }
 
     /**
