@@ -20,7 +20,7 @@ public final class Scenarios {
     public static List<CrashScenario> all(long seed) {
         return List.of(flush(seed), walSwitch(seed), walReuse(seed), manifestRewrite(seed), compaction(seed),
                 compactionMove(seed), recovery(seed, "recovery", 4L * 1024 * 1024),
-                recovery(seed, "recovery-rewrite", 1), replaySplit(seed));
+                recovery(seed, "recovery-rewrite", 1), replaySplit(seed), shortLived(seed));
     }
 
     private static Options.Builder base() {
@@ -88,6 +88,81 @@ public final class Scenarios {
                     steps(db, l, seed + 1, 40);
                 },
                 (db, l) -> db.flush());
+    }
+
+    /**
+     * Flushes of memtables whose intents were all deleted before the flush: no live segment holds
+     * their ids, so the tombstones are left out and the flush writes no segment, only the edit
+     * that retires its WAL files. Then young flushes (puts, then their deletes, kept since the
+     * puts are in a segment, and the delete of an old intent) and a merge of them that is not
+     * bottommost: it drops the young tombstones, whose ids the old run's bloom filter does not
+     * hold, and keeps the old intent's.
+     */
+    public static CrashScenario shortLived(long seed) {
+        return new Simple("short-lived", base().memtableBytes(1 << 20).backgroundCompaction(false).build(),
+                (db, l) -> {
+                    steps(db, l, seed, 150);
+                    db.flush();
+                    db.compact(p -> { });
+                    shortLivedIntents(db, l, new RandomIntents(seed + 1, DIM), 10, false);
+                },
+                (db, l) -> {
+                    RandomIntents intents = new RandomIntents(seed + 2, DIM);
+                    db.flush();
+                    shortLivedIntents(db, l, intents, 10, false);
+                    db.flush();
+                    IntentId old = l.ids().stream().filter(id -> l.current(id).isPresent()).findFirst().orElseThrow();
+                    Map<IntentId, Optional<Intent>> gone = Map.of(old, Optional.empty());
+                    l.begin(gone);
+                    db.delete(old);
+                    l.acknowledge(gone);
+                    shortLivedIntents(db, l, intents, 5, true);
+                    for (int i = 0; i < 2; i++) {
+                        Intent kept = intents.next();
+                        Map<IntentId, Optional<Intent>> effect = Map.of(kept.id(), Optional.of(kept));
+                        l.begin(effect);
+                        db.put(kept);
+                        l.acknowledge(effect);
+                        db.flush();
+                    }
+                    long dropped = db.compactPending(p -> { }).stream()
+                            .mapToLong(dev.tala.compaction.CompactionStats::tombstonesDropped).sum();
+                    long tombstonesLeft = db.liveSegments().stream().mapToLong(m -> m.tombstones()).sum();
+                    if (dropped != 5 || tombstonesLeft != 1) {
+                        throw new IllegalStateException("the scenario expected a merge above the old run dropping"
+                                + " the 5 young tombstones and keeping the old intent's: " + dropped + " dropped, "
+                                + db.liveSegments());
+                    }
+                });
+    }
+
+    /**
+     * Puts {@code n} new intents and deletes them all, each write recorded in {@code ledger};
+     * with {@code flushBetween}, the puts are flushed before the deletes and the deletes after.
+     */
+    private static void shortLivedIntents(TalaDB db, Ledger ledger, RandomIntents intents, int n,
+                                          boolean flushBetween) {
+        List<Intent> written = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Intent x = intents.next();
+            Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
+            ledger.begin(effect);
+            db.put(x);
+            ledger.acknowledge(effect);
+            written.add(x);
+        }
+        if (flushBetween) {
+            db.flush();
+        }
+        for (Intent x : written) {
+            Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.empty());
+            ledger.begin(effect);
+            db.delete(x.id());
+            ledger.acknowledge(effect);
+        }
+        if (flushBetween) {
+            db.flush();
+        }
     }
 
     /** A full compaction: outputs written like flushes, one MANIFEST edit swapping them for the inputs, inputs deleted. */
