@@ -12,7 +12,10 @@ import java.util.Optional;
 /**
  * A compaction that writes nothing (RocksDB's "trivial move"). When no two inputs share an id,
  * merging them would copy every row unchanged: no version shadows another, and nothing else is
- * dropped unless the merge is bottommost and an input holds tombstones. The inputs then become
+ * dropped unless the merge is bottommost and an input holds tombstones, or (seldom) an input
+ * holds a tombstone whose id no segment outside the inputs may hold ({@link OlderVersions}: one
+ * the WAL replay flushed, or one a bloom filter's false positive kept), which a move keeps until
+ * a later merge. The inputs then become
  * the outputs as they are; the MANIFEST edit that would swap outputs for inputs instead
  * re-labels them: the output level, and one sequence range for all of them, as for the outputs
  * of a merge (see {@code CompactionJob}). Intents get time-ordered ids (UUIDv7), so flushes of

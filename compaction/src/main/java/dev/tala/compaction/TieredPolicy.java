@@ -64,11 +64,13 @@ public final class TieredPolicy implements CompactionPolicy {
 
     /**
      * Whether the newer runs hold enough tombstones, against the oldest run's rows, that a merge
-     * of everything is due. Only a merge that reaches the oldest run drops a tombstone, and with
-     * it the older rows it hides; the size ratio reaches that run only as the data grows. The
-     * oldest run's own tombstones do not count: nothing older is left for them to hide (they
-     * are there only while the oldest run is a flush that was never merged), and counting them
-     * would ask for a merge that cannot reclaim anything.
+     * of everything is due. A tombstone whose row is in the oldest run goes only in a merge that
+     * reaches that run, and with it the row it hides (one whose id no segment outside a younger
+     * merge holds goes there, and is no longer counted: {@link OlderVersions}); the size ratio
+     * reaches the oldest run only as the data grows. The oldest run's own tombstones do not
+     * count: nothing older is left for them to hide (they are there only while the oldest run is
+     * a flush that was never merged), and counting them would ask for a merge that cannot
+     * reclaim anything.
      */
     private boolean tombstonesOutweighTheOldestRun(List<SortedRun> runs) {
         if (settings.tombstoneRatio() == 0 || runs.size() < 2) {

@@ -83,9 +83,11 @@ class MergingIteratorTest {
     }
 
     /**
-     * A merge of the two newer inputs, the oldest one left outside: the tombstone of b stays,
-     * since the outside segment holds b, and that of c goes where the outside is said to hold
-     * nothing else. Asking the oldest input's own bloom filter gives the same answer.
+     * A merge of the two newer inputs: the tombstone of b stays where the outside is said to
+     * hold b, and that of c goes where it is said to hold nothing else; a segment outside that
+     * holds b and e, asked through its bloom filter, gives the same answer. The oldest input
+     * left outside holds c as well, and its bloom filter keeps both tombstones: dropping c's
+     * there would bring c back.
      */
     @Test
     void dropsTheTombstonesWhoseIdsNoSegmentOutsideMayHold() throws Exception {
@@ -102,6 +104,10 @@ class MergingIteratorTest {
             assertEquals(List.of(IntentVersion.put(21, aNew), IntentVersion.tombstone(b, 12)), drain(probed));
             assertEquals(1, probed.tombstonesDropped());
         }
+        MergingIterator oldestOutside = new MergingIterator(newer, OlderVersions.inSegments(readers.subList(2, 3)));
+        assertEquals(List.of(IntentVersion.put(21, aNew), IntentVersion.tombstone(b, 12), IntentVersion.tombstone(c, 22)),
+                drain(oldestOutside));
+        assertEquals(0, oldestOutside.tombstonesDropped());
     }
 
     @Test
