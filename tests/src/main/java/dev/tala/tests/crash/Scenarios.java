@@ -1,11 +1,13 @@
 package dev.tala.tests.crash;
 
+import dev.tala.compaction.CompactionStats;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.testing.RandomIntents;
 import dev.tala.engine.Options;
 import dev.tala.engine.TalaDB;
 import dev.tala.wal.Durability;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,21 +114,14 @@ public final class Scenarios {
                     shortLivedIntents(db, l, intents, 10, false);
                     db.flush();
                     IntentId old = l.ids().stream().filter(id -> l.current(id).isPresent()).findFirst().orElseThrow();
-                    Map<IntentId, Optional<Intent>> gone = Map.of(old, Optional.empty());
-                    l.begin(gone);
-                    db.delete(old);
-                    l.acknowledge(gone);
+                    delete(db, l, old);
                     shortLivedIntents(db, l, intents, 5, true);
                     for (int i = 0; i < 2; i++) {
-                        Intent kept = intents.next();
-                        Map<IntentId, Optional<Intent>> effect = Map.of(kept.id(), Optional.of(kept));
-                        l.begin(effect);
-                        db.put(kept);
-                        l.acknowledge(effect);
+                        put(db, l, intents.next());
                         db.flush();
                     }
                     long dropped = db.compactPending(p -> { }).stream()
-                            .mapToLong(dev.tala.compaction.CompactionStats::tombstonesDropped).sum();
+                            .mapToLong(CompactionStats::tombstonesDropped).sum();
                     long tombstonesLeft = db.liveSegments().stream().mapToLong(m -> m.tombstones()).sum();
                     if (dropped != 5 || tombstonesLeft != 1) {
                         throw new IllegalStateException("the scenario expected a merge above the old run dropping"
@@ -142,27 +137,37 @@ public final class Scenarios {
      */
     private static void shortLivedIntents(TalaDB db, Ledger ledger, RandomIntents intents, int n,
                                           boolean flushBetween) {
-        List<Intent> written = new java.util.ArrayList<>();
+        List<Intent> written = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Intent x = intents.next();
-            Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
-            ledger.begin(effect);
-            db.put(x);
-            ledger.acknowledge(effect);
+            put(db, ledger, x);
             written.add(x);
         }
         if (flushBetween) {
             db.flush();
         }
         for (Intent x : written) {
-            Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.empty());
-            ledger.begin(effect);
-            db.delete(x.id());
-            ledger.acknowledge(effect);
+            delete(db, ledger, x.id());
         }
         if (flushBetween) {
             db.flush();
         }
+    }
+
+    /** Puts {@code x}, recorded in {@code ledger} before and after. */
+    private static void put(TalaDB db, Ledger ledger, Intent x) {
+        Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
+        ledger.begin(effect);
+        db.put(x);
+        ledger.acknowledge(effect);
+    }
+
+    /** Deletes {@code id}, recorded in {@code ledger} before and after. */
+    private static void delete(TalaDB db, Ledger ledger, IntentId id) {
+        Map<IntentId, Optional<Intent>> effect = Map.of(id, Optional.empty());
+        ledger.begin(effect);
+        db.delete(id);
+        ledger.acknowledge(effect);
     }
 
     /** A full compaction: outputs written like flushes, one MANIFEST edit swapping them for the inputs, inputs deleted. */
@@ -188,11 +193,7 @@ public final class Scenarios {
                     RandomIntents intents = new RandomIntents(seed, DIM);
                     List<IntentId> ascending = intents.newIdsAscending(120);
                     for (int i = 0; i < ascending.size(); i++) {
-                        Intent x = intents.next(ascending.get(i));
-                        Map<IntentId, Optional<Intent>> effect = Map.of(x.id(), Optional.of(x));
-                        l.begin(effect);
-                        db.put(x);
-                        l.acknowledge(effect);
+                        put(db, l, intents.next(ascending.get(i)));
                         if (i % 30 == 29) {
                             db.flush();
                         }
