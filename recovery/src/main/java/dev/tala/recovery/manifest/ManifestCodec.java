@@ -1,15 +1,19 @@
 package dev.tala.recovery.manifest;
 
 import dev.tala.segment.SegmentMeta;
-import java.nio.BufferUnderflowException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalLong;
 
 /** Encodes an edit's fields as tag-length-value and decodes them back. */
 final class ManifestCodec {
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A field's tag (u8) and value length (u16) before its value. */
+    private static final int FIELD_HEADER_BYTES = 3;
+
     private ManifestCodec() {
     }
 
@@ -54,59 +58,69 @@ final class ManifestCodec {
         }
     }
 
-    static ManifestEdit decode(ByteBuffer payload) throws MalformedEditException {
-        ByteBuffer in = payload.slice().order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Decodes an edit's payload, reading each field at its offset: no buffer view is made per
+     * edit or field. The loop over ByteBuffer views this replaces failed now and then in the
+     * power-loss sweeps (Temurin 25.0.3) with a NullPointerException on the view it had just
+     * made, a local that cannot be null, while the same bytes decoded cleanly on a retry in the
+     * same JVM: a fault below Java, it seems, which this form has not met (docs/TESTING.md).
+     */
+    static ManifestEdit decode(MemorySegment payload) throws MalformedEditException {
         ManifestEdit.Builder b = ManifestEdit.builder();
-        List<SegmentMeta> added = new ArrayList<>();
-        while (in.hasRemaining()) {
-            int at = in.position();
-            try {
-                byte tag = in.get();
-                int length = Short.toUnsignedInt(in.getShort());
-                if (length > in.remaining()) {
-                    throw new MalformedEditException(at, "field " + tag + " of " + length + " bytes runs past the edit");
-                }
-                ByteBuffer value = in.slice(in.position(), length).order(ByteOrder.LITTLE_ENDIAN);
-                in.position(in.position() + length);
-                switch (tag) {
-                    case ManifestFormat.TAG_LOG_NUMBER -> b.logNumber(fixedLong(value, at));
-                    case ManifestFormat.TAG_NEXT_FILE_NUMBER -> b.nextFileNumber(fixedLong(value, at));
-                    case ManifestFormat.TAG_LAST_SEQUENCE -> b.lastSequence(fixedLong(value, at));
-                    case ManifestFormat.TAG_REMOVE_SEGMENT -> b.remove(fixedLong(value, at));
-                    case ManifestFormat.TAG_OBSOLETE_SEGMENT -> b.obsolete(fixedLong(value, at));
-                    case ManifestFormat.TAG_ADD_SEGMENT -> {
-                        if (length < ManifestFormat.ADD_SEGMENT_V1_BYTES) {
-                            throw new MalformedEditException(at, "segment entry of " + length + " bytes is too short");
-                        }
-                        if (length > ManifestFormat.ADD_SEGMENT_V1_BYTES && length < ManifestFormat.ADD_SEGMENT_BYTES) {
-                            throw new MalformedEditException(at, "segment entry of " + length
-                                    + " bytes ends inside its tombstone count");
-                        }
-                        b.add(segmentEntry(value, at));
-                    }
-                    default -> {
-                        // A field from a newer version: skipped by its length.
-                    }
-                }
-            } catch (BufferUnderflowException e) {
+        long size = payload.byteSize();
+        int at = 0;
+        while (at < size) {
+            if (size - at < FIELD_HEADER_BYTES) {
                 throw new MalformedEditException(at, "field header runs past the edit");
             }
+            byte tag = payload.get(ValueLayout.JAVA_BYTE, at);
+            int length = Short.toUnsignedInt(payload.get(SHORT, at + 1));
+            int value = at + FIELD_HEADER_BYTES;
+            if (length > size - value) {
+                throw new MalformedEditException(at, "field " + tag + " of " + length + " bytes runs past the edit");
+            }
+            switch (tag) {
+                case ManifestFormat.TAG_LOG_NUMBER -> b.logNumber(fixedLong(payload, value, length, at));
+                case ManifestFormat.TAG_NEXT_FILE_NUMBER -> b.nextFileNumber(fixedLong(payload, value, length, at));
+                case ManifestFormat.TAG_LAST_SEQUENCE -> b.lastSequence(fixedLong(payload, value, length, at));
+                case ManifestFormat.TAG_REMOVE_SEGMENT -> b.remove(fixedLong(payload, value, length, at));
+                case ManifestFormat.TAG_OBSOLETE_SEGMENT -> b.obsolete(fixedLong(payload, value, length, at));
+                case ManifestFormat.TAG_ADD_SEGMENT -> {
+                    if (length < ManifestFormat.ADD_SEGMENT_V1_BYTES) {
+                        throw new MalformedEditException(at, "segment entry of " + length + " bytes is too short");
+                    }
+                    if (length > ManifestFormat.ADD_SEGMENT_V1_BYTES && length < ManifestFormat.ADD_SEGMENT_BYTES) {
+                        throw new MalformedEditException(at, "segment entry of " + length
+                                + " bytes ends inside its tombstone count");
+                    }
+                    b.add(segmentEntry(payload, value, length, at));
+                }
+                default -> {
+                    // A field from a newer version: skipped by its length.
+                }
+            }
+            at = value + length;
         }
         return b.build();
     }
 
-    /** An add_segment value; one of the first version (without tombstones) reads as having none. */
-    private static SegmentMeta segmentEntry(ByteBuffer value, int at) throws MalformedEditException {
-        long id = value.getLong();
-        int level = Byte.toUnsignedInt(value.get());
-        long fileSize = value.getLong();
-        long rows = value.getLong();
-        long minTimestamp = value.getLong();
-        long maxTimestamp = value.getLong();
-        long minSequence = value.getLong();
-        long maxSequence = value.getLong();
-        boolean compacted = value.get() != 0;
-        long tombstones = value.hasRemaining() ? value.getLong() : 0;
+    /**
+     * The add_segment value of {@code length} bytes at {@code value}; one of the first version
+     * (without tombstones) reads as having none, and bytes past the tombstone count are ignored.
+     */
+    private static SegmentMeta segmentEntry(MemorySegment payload, int value, int length, int at)
+            throws MalformedEditException {
+        long id = payload.get(LONG, value);
+        int level = Byte.toUnsignedInt(payload.get(ValueLayout.JAVA_BYTE, value + 8));
+        long fileSize = payload.get(LONG, value + 9);
+        long rows = payload.get(LONG, value + 17);
+        long minTimestamp = payload.get(LONG, value + 25);
+        long maxTimestamp = payload.get(LONG, value + 33);
+        long minSequence = payload.get(LONG, value + 41);
+        long maxSequence = payload.get(LONG, value + 49);
+        boolean compacted = payload.get(ValueLayout.JAVA_BYTE, value + 57) != 0;
+        long tombstones = length >= ManifestFormat.ADD_SEGMENT_BYTES
+                ? payload.get(LONG, value + ManifestFormat.ADD_SEGMENT_V1_BYTES) : 0;
         try {
             return new SegmentMeta(id, level, fileSize, rows, tombstones, minTimestamp, maxTimestamp, minSequence,
                     maxSequence, compacted);
@@ -115,11 +129,11 @@ final class ManifestCodec {
         }
     }
 
-    private static long fixedLong(ByteBuffer value, int at) throws MalformedEditException {
-        if (value.remaining() != 8) {
-            throw new MalformedEditException(at, "expected an 8-byte value, found " + value.remaining() + " bytes");
+    private static long fixedLong(MemorySegment payload, int value, int length, int at) throws MalformedEditException {
+        if (length != 8) {
+            throw new MalformedEditException(at, "expected an 8-byte value, found " + length + " bytes");
         }
-        long v = value.getLong();
+        long v = payload.get(LONG, value);
         if (v < 0) {
             throw new MalformedEditException(at, "negative counter " + v);
         }

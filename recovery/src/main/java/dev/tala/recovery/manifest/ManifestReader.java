@@ -9,7 +9,6 @@ import dev.tala.core.io.MappedRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 
@@ -77,10 +76,8 @@ public final class ManifestReader {
                         : " (an intact edit follows, so this is not a torn tail)"));
             }
             int length = bytes.get(INT, offset);
-            ByteBuffer payload = bytes.asSlice(offset + ManifestFormat.EDIT_HEADER_BYTES, length).asByteBuffer()
-                    .order(ByteOrder.LITTLE_ENDIAN);
             try {
-                state = state.apply(ManifestCodec.decode(payload));
+                state = state.apply(ManifestCodec.decode(bytes.asSlice(offset + ManifestFormat.EDIT_HEADER_BYTES, length)));
             } catch (ManifestCodec.MalformedEditException e) {
                 throw new CorruptionException(name, offset + ManifestFormat.EDIT_HEADER_BYTES + e.offset, e.getMessage());
             }

@@ -118,6 +118,19 @@ class MalformedManifestTest {
             byte[] payload = field(ManifestFormat.TAG_NEXT_FILE_NUMBER, value);
             CorruptionException e = refused(concat(fileHeader(ManifestFormat.VERSION, 0), edit(payload)));
             assertEquals(FIRST_PAYLOAD, e.offset(), value.length + " bytes");
+            assertTrue(e.getMessage().contains(value.length == 8 ? "negative counter -1"
+                    : "expected an 8-byte value, found " + value.length + " bytes"), e.getMessage());
+        }
+    }
+
+    /** One or two bytes after the last field are the start of a field header that does not fit. */
+    @Test
+    void aFieldHeaderCutShortIsCorruptionAtIt() {
+        for (int extra = 1; extra <= 2; extra++) {
+            byte[] payload = concat(field(ManifestFormat.TAG_LOG_NUMBER, u64(3)), new byte[extra]);
+            CorruptionException e = refused(concat(fileHeader(ManifestFormat.VERSION, 0), edit(payload)));
+            assertEquals(FIRST_PAYLOAD + 11, e.offset(), extra + " bytes");
+            assertTrue(e.getMessage().contains("field header runs past the edit"), e.getMessage());
         }
     }
 
