@@ -86,45 +86,35 @@ public final class Flusher {
     private void flush(MemTable memtable) throws IOException {
         long start = System.nanoTime();
         List<IntentVersion> rows = withoutTombstonesHidingNothing(memtable.newestVersions());
-        if (rows.isEmpty()) {
-            // Nothing to store (every row was a tombstone hiding nothing): no segment, but the
-            // memtable's WAL files are obsolete all the same, and an edit must say so before they
-            // go. Left to the next flush that writes a segment, they piled up for as long as
-            // every memtable was deleted before its flush (one file per flush), and were all
-            // replayed at each open.
-            long keepWal = live.oldestNeededWalExcept(memtable);
-            manifest.append(ManifestEdit.builder()
-                    .logNumber(keepWal)
-                    .lastSequence(memtable.maxSequence())
-                    .nextFileNumber(files.peek())
-                    .build());
-            DirectoryLockLostException lockLost = retireWalBelow(keepWal);
-            live.dropEmpty(memtable);
-            if (lockLost != null) {
-                throw lockLost;
-            }
-            LOG.debug("flushed nothing: every version was a tombstone hiding nothing; WAL files below {} retired",
-                    keepWal);
-            return;
-        }
-        SegmentMeta meta = writer.write(files.next(), rows);
+        // With nothing to store (every row a tombstone hiding nothing) no segment is written, but
+        // the edit is: the memtable's WAL files are obsolete all the same, and must not outlive
+        // it. (Left to the next flush that wrote a segment, they piled up, one per flush, for as
+        // long as every memtable was deleted before its flush, and were all replayed at each open.)
+        SegmentMeta meta = rows.isEmpty() ? null : writer.write(files.next(), rows);
         long keepWal = live.oldestNeededWalExcept(memtable);
-        manifest.append(ManifestEdit.builder()
-                .add(meta)
+        ManifestEdit.Builder edit = ManifestEdit.builder()
                 .logNumber(keepWal)
                 .lastSequence(memtable.maxSequence())
-                .nextFileNumber(files.peek())
-                .build());
-        SegmentReader reader = SegmentReader.open(fs, layout.segmentFile(meta.id()));
+                .nextFileNumber(files.peek());
+        if (meta != null) {
+            edit.add(meta);
+        }
+        manifest.append(edit.build());
+        SegmentReader reader = meta == null ? null : SegmentReader.open(fs, layout.segmentFile(meta.id()));
         DirectoryLockLostException lockLost = retireWalBelow(keepWal);
-        counters.add(meta.fileSize(), System.nanoTime() - start);
-        // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
-        // by then everything the flush does (WAL files deleted, counters) must have happened.
-        live.flushed(memtable, new SegmentHandle(reader, meta));
+        if (meta == null) {
+            live.dropEmpty(memtable);
+        } else {
+            counters.add(meta.fileSize(), System.nanoTime() - start);
+            // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
+            // by then everything the flush does (WAL files deleted, counters) must have happened.
+            live.flushed(memtable, new SegmentHandle(reader, meta));
+        }
         if (lockLost != null) {
             throw lockLost;
         }
-        LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta.id(), meta.fileSize());
+        LOG.debug("flushed {} versions into segment {} ({} bytes)", rows.size(), meta == null ? "none" : meta.id(),
+                meta == null ? 0 : meta.fileSize());
     }
 
     /**
