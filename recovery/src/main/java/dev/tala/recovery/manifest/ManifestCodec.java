@@ -11,15 +11,15 @@ import java.util.OptionalLong;
 final class ManifestCodec {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    /** A field's tag (u8) and value length (u16) before its value. */
-    private static final int FIELD_HEADER_BYTES = 3;
 
     private ManifestCodec() {
     }
 
     static byte[] encode(ManifestEdit edit) {
-        int size = 3 * (3 + 8) + edit.added().size() * (3 + ManifestFormat.ADD_SEGMENT_BYTES)
-                + (edit.removed().size() + edit.obsolete().size()) * (3 + 8);
+        int counter = ManifestFormat.FIELD_HEADER_BYTES + 8;
+        int size = 3 * counter
+                + edit.added().size() * (ManifestFormat.FIELD_HEADER_BYTES + ManifestFormat.ADD_SEGMENT_BYTES)
+                + (edit.removed().size() + edit.obsolete().size()) * counter;
         ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         putLong(out, ManifestFormat.TAG_LOG_NUMBER, edit.logNumber());
         putLong(out, ManifestFormat.TAG_NEXT_FILE_NUMBER, edit.nextFileNumber());
@@ -70,12 +70,12 @@ final class ManifestCodec {
         long size = payload.byteSize();
         int at = 0;
         while (at < size) {
-            if (size - at < FIELD_HEADER_BYTES) {
+            if (size - at < ManifestFormat.FIELD_HEADER_BYTES) {
                 throw new MalformedEditException(at, "field header runs past the edit");
             }
             byte tag = payload.get(ValueLayout.JAVA_BYTE, at);
             int length = Short.toUnsignedInt(payload.get(SHORT, at + 1));
-            int value = at + FIELD_HEADER_BYTES;
+            int value = at + ManifestFormat.FIELD_HEADER_BYTES;
             if (length > size - value) {
                 throw new MalformedEditException(at, "field " + tag + " of " + length + " bytes runs past the edit");
             }

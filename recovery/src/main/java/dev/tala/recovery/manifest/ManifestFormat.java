@@ -15,6 +15,8 @@ final class ManifestFormat {
     static final int FILE_HEADER_BYTES = 8;
     static final int EDIT_HEADER_BYTES = 12;
     static final int MAX_EDIT_BYTES = 64 * 1024 * 1024;
+    /** A field's tag (u8) and value length (u16) before its value. */
+    static final int FIELD_HEADER_BYTES = 3;
 
     static final byte TAG_LOG_NUMBER = 1;
     static final byte TAG_NEXT_FILE_NUMBER = 2;
