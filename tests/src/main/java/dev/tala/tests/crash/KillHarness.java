@@ -1,5 +1,6 @@
 package dev.tala.tests.crash;
 
+import dev.tala.core.io.FileTrees;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.core.model.Intent;
@@ -102,7 +103,8 @@ public final class KillHarness {
                 && failures.isEmpty()) {
             long roundSeed = seed * 7919 + crashes;
             Path sideLog = workDir.resolve("side-" + crashes + ".log");
-            Process child = startChild(db, sideLog, roundSeed);
+            Path childTemp = Files.createDirectories(workDir.resolve("child-tmp"));
+            Process child = startChild(db, sideLog, childTemp, roundSeed);
             boolean duringRecovery = random.nextInt(5) == 0;
             // A kill aimed at recovery waits for the child's JVM to start and then strikes within
             // the few milliseconds its open (WAL replay, manifest, segment checks) takes.
@@ -120,6 +122,10 @@ public final class KillHarness {
                 break;
             }
             crashes++;
+            // A child killed while it loads a native library (zstd-jni copies its own out to the
+            // temporary folder and deletes it once loaded) leaves the copy behind: one per kill
+            // in that window, which over a long run filled /tmp.
+            FileTrees.delete(childTemp);
             addRound(ledger, SideLog.read(sideLog), roundSeed);
             int[] found = check(db, ledger, failures, crashes);
             lost += found[0];
@@ -133,8 +139,8 @@ public final class KillHarness {
         return new Result(crashes, ledger.acknowledgedWrites(), lost, corrupt, List.copyOf(failures), workDir);
     }
 
-    private Process startChild(Path db, Path sideLog, long roundSeed) throws IOException {
-        List<String> cmd = ChildJvm.command(null, List.of(), KillChild.class, db.toString(), sideLog.toString(),
+    private Process startChild(Path db, Path sideLog, Path temp, long roundSeed) throws IOException {
+        List<String> cmd = ChildJvm.command(null, List.of("-Djava.io.tmpdir=" + temp), KillChild.class, db.toString(), sideLog.toString(),
                 Long.toString(roundSeed), Integer.toString(THREADS), durability.toString());
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
