@@ -510,6 +510,10 @@ public final class DatabaseRecovery implements AutoCloseable {
                 throw misnamed;
             }
             SegmentMeta listed = counted.get(id);
+            CorruptionException other = ListedSegmentCheck.disagreement(layout.manifestFile(), listed, reader.summary());
+            if (other != null) {
+                throw other;
+            }
             long tombstones = reader.footer().tombstoneCount();
             if (listed.tombstones() != tombstones && listed.rows() == reader.rowCount()) {
                 // An entry of the MANIFEST's first version has no tombstone count (it reads as

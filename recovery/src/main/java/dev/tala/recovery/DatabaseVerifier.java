@@ -11,6 +11,7 @@ import dev.tala.core.layout.DatabaseLayout;
 import dev.tala.recovery.VerifyReport.Problem;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.recovery.manifest.ManifestState;
+import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentReader;
 import dev.tala.segment.format.TbfFormat;
 import dev.tala.wal.ReplayReport;
@@ -180,24 +181,27 @@ public final class DatabaseVerifier {
                 continue;
             }
             found.checked(p);
-            refused |= checkSegment(fs, p, id, dimension, found);
+            refused |= checkSegment(fs, p, layout.manifestFile(), state.segments().get(id), dimension, found);
         }
         return new ListedSegments(List.copyOf(missing), refused || !missing.isEmpty());
     }
 
     /**
      * Checks one listed segment; returns whether every open refuses it where it opens the listed
-     * segments (DatabaseRecovery.openListedSegments): it cannot be opened, or its header names
-     * another segment. (A dimension OPTIONS does not give is refused later, by DatabaseOpener.)
+     * segments (DatabaseRecovery.openListedSegments): it cannot be opened, its header names
+     * another segment, or it is not the file the MANIFEST describes. (A dimension OPTIONS does not give is refused later, by DatabaseOpener.)
      */
-    private static boolean checkSegment(FileLayer fs, Path p, long id, OptionalInt dimension, Findings found) {
+    private static boolean checkSegment(FileLayer fs, Path p, Path manifest, SegmentMeta listed, OptionalInt dimension,
+                                        Findings found) {
         try (SegmentReader reader = SegmentReader.open(fs, p)) {
             // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
-            CorruptionException misnamed = DatabaseRecovery.misnamed(reader, id);
-            if (misnamed != null) {
-                found.add(new Problem(misnamed.file(), misnamed.offset(), misnamed.what() + " (an open refuses this)"));
+            CorruptionException misnamed = DatabaseRecovery.misnamed(reader, listed.id());
+            CorruptionException other = misnamed != null ? misnamed
+                    : ListedSegmentCheck.disagreement(manifest, listed, reader.summary());
+            if (other != null) {
+                found.add(new Problem(other.file(), other.offset(), other.what() + " (an open refuses this)"));
             }
-            boolean refused = misnamed != null;
+            boolean refused = other != null;
             int stored = reader.dimension();
             if (dimension.isPresent() && stored != dimension.getAsInt()) {
                 found.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + stored
