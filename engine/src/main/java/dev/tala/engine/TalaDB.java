@@ -317,13 +317,13 @@ public final class TalaDB implements AutoCloseable {
         checkOpen();
         refuseIfReadOnly("flush()");
         refuseInCompactionListener("flush()");
-        MemTable frozen = db.writes().freezeActive();
         // Wait for what was in memory at the call only: frozen memtables flush oldest first, so
-        // once the newest of them is gone, all are. Waiting for none to be left at all never ends
-        // while other threads keep freezing new ones.
-        MemTable last = frozen != null ? frozen : db.live().newestImmutable();
+        // once the newest of them is flushed, all are. Waiting for none to be left at all never ends
+        // while other threads keep freezing new ones. Waiting until it was no longer pending took
+        // a close() between two looks, which drops pending memtables unflushed, for a flush.
+        MemTable last = db.writes().freezeActive();
         db.flusher().schedule();
-        while (last != null && db.live().isPendingFlush(last)) {
+        while (last != null && !last.isFlushed()) {
             db.failure().checkWritable();
             checkOpen(); // close() stops the flusher, so waiting on would never end
             try {

@@ -34,6 +34,7 @@ public final class MemTable {
     private volatile long minTimestamp = Long.MAX_VALUE;
     private volatile long maxTimestamp = -1;
     private volatile boolean frozen;
+    private volatile boolean flushed;
 
     /**
      * @param firstWalNumber the oldest WAL file holding versions of this memtable: that file and
@@ -138,6 +139,19 @@ public final class MemTable {
 
     public boolean isFrozen() {
         return frozen;
+    }
+
+    /** Called by the live state once this frozen memtable is in a segment, or held nothing to store. */
+    public void markFlushed() {
+        flushed = true;
+    }
+
+    /**
+     * Whether this memtable reached a segment (or needed none). Leaving the pending list is not
+     * the same: close() drops the pending memtables unflushed, their writes only in the WAL.
+     */
+    public boolean isFlushed() {
+        return flushed;
     }
 
     public boolean isEmpty() {

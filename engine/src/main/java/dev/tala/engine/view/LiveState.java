@@ -90,10 +90,6 @@ public final class LiveState {
         return immutables.size();
     }
 
-    public synchronized boolean isPendingFlush(MemTable m) {
-        return immutables.contains(m);
-    }
-
     public synchronized List<SegmentHandle> segments() {
         return List.copyOf(segments);
     }
@@ -153,12 +149,14 @@ public final class LiveState {
         segments.add(flushed);
         segments.sort(NEWEST_FIRST);
         install();
+        memtable.markFlushed();
     }
 
     /** A frozen memtable with nothing in it is dropped without a segment. */
     public synchronized void dropEmpty(MemTable memtable) {
         immutables.remove(memtable);
         install();
+        memtable.markFlushed();
     }
 
     /**

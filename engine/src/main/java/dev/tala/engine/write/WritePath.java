@@ -226,14 +226,19 @@ public final class WritePath {
         return frozen;
     }
 
-    /** Freezes the active memtable if it holds anything; returns it, or null if it was empty. */
+    /**
+     * Freezes the active memtable if it holds anything, and returns the newest frozen memtable
+     * waiting for a flush (the one just frozen, if any), or null if none is. Read under the
+     * mutex: close() empties the pending list only after it has taken the mutex, so a list read
+     * after the check that the database is open still holds what close() would drop unflushed.
+     */
     public MemTable freezeActive() {
         mutex.lock();
         try {
             checkOpen();
             failure.checkWritable();
             if (live.active().isEmpty()) {
-                return null;
+                return live.newestImmutable();
             }
             while (flushesBehind()) {
                 stall(this::flushesBehind);
