@@ -111,6 +111,8 @@ public final class Snapshot implements AutoCloseable {
 
     /** Every live intent, in id order. */
     public void forEachIntent(Consumer<Intent> action) {
+        // Checked here: an empty snapshot would never call it, and let a null pass unnoticed.
+        Objects.requireNonNull(action, "action");
         read(() -> {
             MergedVersions merged = new MergedVersions(pinned.view(), pinned.sequence());
             while (merged.skipTombstones()) {
@@ -169,6 +171,7 @@ public final class Snapshot implements AutoCloseable {
      * @throws IllegalArgumentException if {@code to < from} (bounds below 0 count as 0)
      */
     public long scan(long from, long to, Predicate<Intent> consumer) {
+        Objects.requireNonNull(consumer, "consumer"); // as for forEachIntent: an empty range never calls it
         return read(() -> TimeRangeScan.scan(pinned.view(), pinned.sequence(), from, to, consumer));
     }
 
@@ -227,6 +230,7 @@ public final class Snapshot implements AutoCloseable {
 
     /** As {@link #search(float[], int, SearchFilter)}, ranking by {@code metric} (dot product for normalized data). */
     public List<SearchHit> search(float[] vector, int k, Metric metric, SearchFilter filter) {
+        Objects.requireNonNull(metric, "metric");
         return read(() -> new SimilaritySearch(pinned.view(), pinned.sequence()).search(vector, k, metric, filter,
                 dimension));
     }

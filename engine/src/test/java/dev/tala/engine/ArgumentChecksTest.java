@@ -9,12 +9,14 @@ import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Status;
 import dev.tala.engine.query.Direction;
 import dev.tala.engine.query.SearchFilter;
+import dev.tala.segment.vector.Metric;
 import dev.tala.wal.Durability;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,6 +86,30 @@ class ArgumentChecksTest {
                     () -> db.traverse(IntentId.of(1, 1), -1, Set.of(), Direction.OUTGOING));
             assertEquals("depth must be at least 0, got -1", e.getMessage());
             assertEquals(List.of(), db.traverse(IntentId.of(1, 1), 0, Set.of(), Direction.OUTGOING));
+        }
+    }
+
+    /**
+     * A snapshot's scan and forEachIntent took a null consumer without a word whenever nothing was
+     * there to hand it (an empty range, an empty database), and threw 'Cannot invoke
+     * "java.util.function.Predicate.test(Object)" because "consumer" is null' otherwise; a null
+     * metric got 'Cannot invoke "dev.tala.segment.vector.Metric.query(float[])" because "metric"
+     * is null'.
+     */
+    @Test
+    void aSnapshotNamesANullConsumerOrMetricWhetherOrNotThereIsAnythingToRead() {
+        try (TalaDB db = TalaDB.open(dir, Options.builder().dimension(4).durability(Durability.none()).build())) {
+            try (Snapshot empty = db.snapshot()) {
+                refusedNaming("consumer", () -> empty.scan(0, 10, (Predicate<Intent>) null));
+                refusedNaming("action", () -> empty.forEachIntent(null));
+                refusedNaming("metric", () -> empty.search(new float[] {1, 0, 0, 0}, 1, (Metric) null, SearchFilter.ALL));
+            }
+            db.put(intent());
+            try (Snapshot one = db.snapshot()) {
+                refusedNaming("consumer", () -> one.scan(0, 10, (Predicate<Intent>) null));
+                refusedNaming("action", () -> one.forEachIntent(null));
+                refusedNaming("metric", () -> one.search(new float[] {1, 0, 0, 0}, 1, (Metric) null, SearchFilter.ALL));
+            }
         }
     }
 
