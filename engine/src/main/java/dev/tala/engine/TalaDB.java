@@ -180,9 +180,11 @@ public final class TalaDB implements AutoCloseable {
     public long write(WriteBatch batch) {
         checkOpen();
         List<WalOp> ops = Objects.requireNonNull(batch, "batch").ops();
-        // Refused even when empty, as every other write is on a read-only database.
+        // Refused even when empty, as every other write is on a read-only database, or on one
+        // that failed (read-only until reopened).
         refuseIfReadOnly("a write");
         if (ops.isEmpty()) {
+            db.failure().checkWritable();
             return db.visible().get();
         }
         for (WalOp op : ops) {

@@ -3,7 +3,9 @@ package dev.tala.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.tala.core.error.DatabaseFailedException;
 import dev.tala.core.error.ReadOnlyException;
+import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.Status;
@@ -74,6 +76,23 @@ class ArgumentChecksTest {
         }
         try (TalaDB readOnly = TalaDB.openReadOnly(dir)) {
             assertThrows(ReadOnlyException.class, () -> readOnly.write(new WriteBatch()));
+        }
+    }
+
+    /**
+     * A database failed by a force is read-only until reopened, and refused every write but an
+     * empty batch, which returned a sequence number as if it had been applied.
+     */
+    @Test
+    void aFailedDatabaseRefusesEvenAnEmptyBatch() {
+        FaultInjectingFileLayer fault = new FaultInjectingFileLayer(dir.resolve("stash"));
+        try (TalaDB db = TalaDB.open(dir.resolve("db"), Options.builder().dimension(4).durability(Durability.none())
+                .backgroundCompaction(false).fileLayer(fault).build())) {
+            db.put(intent());
+            fault.failForces(p -> true);
+            assertThrows(DatabaseFailedException.class, db::syncWal);
+            assertThrows(DatabaseFailedException.class, () -> db.delete(IntentId.of(1, 1)));
+            assertThrows(DatabaseFailedException.class, () -> db.write(new WriteBatch()));
         }
     }
 
