@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * and be skipped by others, silently. RocksDB refuses an open whose table file sizes disagree
  * with its MANIFEST for the same reason.
  */
-final class ListedSegmentCheck {
+public final class ListedSegmentCheck {
     private ListedSegmentCheck() {
     }
 
@@ -27,7 +27,7 @@ final class ListedSegmentCheck {
      * is an entry of the MANIFEST's first version, which had none, and an open takes the
      * footer's count. The entry's {@code compacted} byte is not compared: nothing reads by it.
      */
-    static CorruptionException disagreement(Path manifest, SegmentMeta listed, SegmentSummary file) {
+    public static CorruptionException disagreement(Path manifest, SegmentMeta listed, SegmentSummary file) {
         String differs = null;
         if (listed.fileSize() != file.fileSize()) {
             differs = listed.fileSize() + " bytes, but the file has " + file.fileSize();

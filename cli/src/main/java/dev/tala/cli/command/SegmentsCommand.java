@@ -2,16 +2,19 @@ package dev.tala.cli.command;
 
 import dev.tala.cli.output.Json;
 import dev.tala.cli.output.Table;
+import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.recovery.ListedSegmentCheck;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.segment.SegmentInfo;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
+import dev.tala.segment.SegmentSummary;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,6 +86,7 @@ public final class SegmentsCommand implements Callable<Integer> {
                 SegmentInfo info;
                 try {
                     info = SegmentReader.readSummary(fs, layout.segmentFile(m.id()), SegmentOpenOption.ALLOW_PARTIAL);
+                    requireListed(info, layout, m);
                 } catch (IOException | TalaException e) {
                     if (attempt < ATTEMPTS && !listed(fs, layout).containsKey(m.id())) {
                         stale = true;
@@ -97,6 +101,27 @@ public final class SegmentsCommand implements Callable<Integer> {
             if (!stale) {
                 return new Listing(rows, manifest);
             }
+        }
+    }
+
+    /**
+     * What every open refuses of a listed segment before it reads a row (DatabaseRecovery): a
+     * header that names another segment, or a file that is not the one the MANIFEST's entry
+     * describes (restored from another copy under the same number). Listed as sound, its flags
+     * and counts would sit beside the entry's size and ranges, which describe other rows.
+     */
+    private static void requireListed(SegmentInfo info, DatabaseLayout layout, SegmentMeta listed) {
+        long named = info.header().segmentId();
+        if (named != listed.id()) {
+            throw new CorruptionException(layout.segmentFile(listed.id()).toString(), 8,
+                    "header names segment " + named + " but the file is segment " + listed.id());
+        }
+        CorruptionException other = ListedSegmentCheck.disagreement(layout.manifestFile(), listed, new SegmentSummary(
+                info.path(), info.fileSize(), info.nodeCount(), info.edgeCount(), info.putCount(), info.tombstoneCount(),
+                info.footer().foreignIdCount(), info.minTimestamp(), info.maxTimestamp(), info.minSequence(),
+                info.maxSequence(), info.flags()));
+        if (other != null) {
+            throw other;
         }
     }
 
