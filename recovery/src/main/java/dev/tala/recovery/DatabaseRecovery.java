@@ -579,7 +579,23 @@ public final class DatabaseRecovery implements AutoCloseable {
         return " (segments the MANIFEST does not list are present and were left in place: " + unlisted + torn + ")";
     }
 
-    private boolean startsWithWalMagic(Path p) throws IOException {
+    /**
+     * Null unless {@code p} is a WAL file of ours named past {@link DatabaseLayout#MAX_FILE_NUMBER},
+     * which every open refuses: a stray segment name once made an open number its WAL file near the
+     * end of the long range, and such a file may hold acknowledged records, which are never left
+     * behind without a word. A file of that name that is no WAL file is foreign.
+     */
+    static CorruptionException walNamedPastLimit(FileLayer fs, DatabaseLayout layout, Path p) throws IOException {
+        if (!DatabaseLayout.isNumberedPastLimit(p, DatabaseLayout.WAL_SUFFIX) || !startsWithWalMagic(fs, p)) {
+            return null;
+        }
+        return new CorruptionException(p.toString(), 0, "named as a WAL file numbered past "
+                + DatabaseLayout.MAX_FILE_NUMBER + ", which no file of this database can be; if an earlier"
+                + " version wrote it (a stray file's number misled it), its records cannot be replayed in"
+                + " order: move it out of " + layout.walDir() + " to open the database without them");
+    }
+
+    private static boolean startsWithWalMagic(FileLayer fs, Path p) throws IOException {
         ByteBuffer head = ByteBuffer.allocate(WalFormat.MAGIC.length);
         try (ReadableFile in = fs.openForRead(p)) {
             if (in.size() < head.capacity()) {
@@ -600,15 +616,9 @@ public final class DatabaseRecovery implements AutoCloseable {
                 continue;
             }
             OptionalLong number = DatabaseLayout.walNumber(p);
-            if (number.isEmpty() && DatabaseLayout.isNumberedPastLimit(p, DatabaseLayout.WAL_SUFFIX)
-                    && startsWithWalMagic(p)) {
-                // A stray segment name once made an open number its WAL file near the end of the
-                // long range: such a file may hold acknowledged records, which are never left
-                // behind without a word. A file of that name that is no WAL file is foreign.
-                throw new CorruptionException(p.toString(), 0, "named as a WAL file numbered past "
-                        + DatabaseLayout.MAX_FILE_NUMBER + ", which no file of this database can be; if an earlier"
-                        + " version wrote it (a stray file's number misled it), its records cannot be replayed in"
-                        + " order: move it out of " + layout.walDir() + " to open the database without them");
+            CorruptionException pastLimit = walNamedPastLimit(fs, layout, p);
+            if (pastLimit != null) {
+                throw pastLimit;
             }
             if (number.isEmpty()) {
                 continue;

@@ -310,6 +310,20 @@ public final class DatabaseVerifier {
         for (Path p : wal) {
             found.checked(p);
         }
+        // Not among the files replayed, yet every open refuses the database for it (DatabaseRecovery).
+        for (Path p : fs.list(layout.walDir())) {
+            CorruptionException pastLimit;
+            try {
+                pastLimit = DatabaseRecovery.walNamedPastLimit(fs, layout, p);
+            } catch (IOException e) {
+                found.add(new Problem(p.toString(), 0, "cannot be read: " + StorageException.describe(e)));
+                continue;
+            }
+            if (pastLimit != null) {
+                found.checked(p);
+                found.add(new Problem(pastLimit.file(), pastLimit.offset(), pastLimit.what() + " (every open refuses this)"));
+            }
+        }
         long reached = Math.max(state.lastSequence(), listWalDamage(fs, layout, wal, state, dimension, found));
         return new WalVerdict(reached, addDefaultOpenVerdict(fs, layout, wal, state, found));
     }
