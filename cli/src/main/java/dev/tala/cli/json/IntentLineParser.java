@@ -1,6 +1,5 @@
 package dev.tala.cli.json;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -12,7 +11,7 @@ import dev.tala.core.model.Status;
 import dev.tala.engine.Options;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 
 /**
  * Parses one JSON line into an {@link IntentLine}, with Jackson's streaming parser (no tree, no
@@ -38,9 +37,9 @@ public final class IntentLineParser {
     /** Parses a line (without its line terminator). Error columns count characters. */
     public IntentLine parse(String line) {
         try (JsonParser p = JsonFactories.READ.createParser(line)) {
-            return parse(p);
+            return parse(p, () -> JsonColumns.of(line));
         } catch (IOException e) {
-            throw failure(e);
+            throw failure(e, JsonColumns.of(line));
         }
     }
 
@@ -50,13 +49,14 @@ public final class IntentLineParser {
      */
     public IntentLine parse(byte[] utf8, int offset, int length) {
         try (JsonParser p = JsonFactories.READ.createParser(utf8, offset, length)) {
-            return parse(p);
+            return parse(p, () -> JsonColumns.of(utf8, offset, length));
         } catch (IOException e) {
-            throw failure(e);
+            throw failure(e, JsonColumns.of(utf8, offset, length));
         }
     }
 
-    private IntentLine parse(JsonParser p) throws IOException {
+    /** @param columns where the line's columns are, worked out only for an error */
+    private IntentLine parse(JsonParser p, Supplier<JsonColumns> columns) throws IOException {
         JsonToken token = p.nextToken();
         if (token == null) {
             throw new LineFormatException(null, "the line is empty; expected a JSON object");
@@ -80,7 +80,7 @@ public final class IntentLineParser {
         }
         if (p.nextToken() != null) {
             throw new LineFormatException(null, "found " + JsonValues.describe(p) + " after the JSON object, at "
-                    + column(p.currentTokenLocation()) + " (one object per line)");
+                    + columns.get().column(p.currentTokenLocation()) + " (one object per line)");
         }
         return assembler.assemble(raw);
     }
@@ -127,33 +127,16 @@ public final class IntentLineParser {
                         + IntentLimits.MAX_COMMAND_BYTES + " bytes of UTF-8" : ""));
     }
 
-    private static RuntimeException failure(IOException e) {
+    private static RuntimeException failure(IOException e, JsonColumns columns) {
         if (e instanceof StreamConstraintsException limit) {
             return new LineFormatException(null, "a value is too long to read (" + limit.getOriginalMessage() + ")");
         }
         if (e instanceof JsonProcessingException jpe) {
             return new LineFormatException(null, "malformed JSON" + (jpe.getLocation() == null ? ""
-                    : " at " + column(jpe.getLocation())) + ": " + withoutParserLocation(jpe.getOriginalMessage()));
+                    : " at " + columns.column(jpe.getLocation())) + ": "
+                    + columns.withoutParserLocation(jpe.getOriginalMessage()));
         }
         // In-memory input: an IOException that is not a parse error means a bug, not bad data.
         return new UncheckedIOException(e);
-    }
-
-    /**
-     * Jackson names where an unclosed object, array or string began in its own terms ("[Source:
-     * ...; line: 1, column: N]"): the parser sees one line at a time, so its line is always 1,
-     * which contradicts the file line the caller puts first. Only the column is kept.
-     */
-    static String withoutParserLocation(String message) {
-        String named = START_MARKER.matcher(message).replaceAll("(opened at column $1)");
-        return SOURCE_LOCATION.matcher(named).replaceAll("");
-    }
-
-    private static final Pattern START_MARKER =
-            Pattern.compile("\\(start marker at \\[Source: [^\\]]*?; line: \\d+, column: (\\d+)\\]\\)");
-    private static final Pattern SOURCE_LOCATION = Pattern.compile(" ?(at )?\\[Source: [^\\]]*\\]");
-
-    private static String column(JsonLocation location) {
-        return "column " + location.getColumnNr();
     }
 }

@@ -28,7 +28,7 @@ public final class JsonVector {
             return values;
         } catch (JsonProcessingException e) {
             throw new LineFormatException(option, "not a JSON array of numbers: "
-                    + IntentLineParser.withoutParserLocation(e.getOriginalMessage()));
+                    + JsonColumns.of(text).withoutParserLocation(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new UncheckedIOException(e); // reading a String does no I/O
         }
