@@ -99,7 +99,7 @@ public final class IntentLineParser {
         switch (field) {
             case OP -> raw.op = JsonValues.string(p, field.json);
             case ID -> raw.id = IntentId.parse(JsonValues.string(p, field.json));
-            case TIMESTAMP -> raw.timestampNs = JsonValues.int64(p, field.json);
+            case TIMESTAMP -> raw.timestampNs = JsonValues.int64(p, field.json, IntentLimits.MAX_TIMESTAMP_NS);
             case COMMAND -> raw.command = JsonValues.string(p, field.json);
             case CONTEXT_HASH -> raw.contextHash = JsonValues.uint64(p, field.json);
             case CONFIDENCE -> raw.confidence = JsonValues.float32(p, field.json, null);

@@ -30,11 +30,20 @@ final class JsonValues {
      * negatives itself; here only values that do not fit a Java long are refused.
      */
     static long int64(JsonParser p, String field) throws IOException {
+        return int64(p, field, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #int64(JsonParser, String)}, for a field whose largest value is {@code max}: the
+     * refusal of a value past a long names the limit core holds the field to, so that the value
+     * it offers is accepted.
+     */
+    static long int64(JsonParser p, String field, long max) throws IOException {
         requireInteger(p, field);
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
             String text = p.getText();
             throw new LineFormatException(field, (text.startsWith("-") ? "must be >= 0" : "must be at most "
-                    + Long.MAX_VALUE) + ", got " + abbreviate(text));
+                    + max) + ", got " + abbreviate(text));
         }
         return p.getLongValue();
     }

@@ -216,7 +216,7 @@ class IntentLineParserErrorsTest {
         void timestampOutOfRange() {
             rejects(Lines.put().with("timestamp", "-5"), "timestamp", ">= 0", "-5");
             rejects(Lines.put().with("timestamp", "-18446744073709551616"), "timestamp", ">= 0");
-            rejects(Lines.put().with("timestamp", "9223372036854775808"), "timestamp", "at most 9223372036854775807");
+            rejects(Lines.put().with("timestamp", "9223372036854775808"), "timestamp", "at most 9223372036854775806");
             rejects(Lines.put().with("timestamp", "9223372036854775807"), "timestamp", "at most 9223372036854775806");
         }
 
