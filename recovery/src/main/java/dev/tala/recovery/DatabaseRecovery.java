@@ -505,17 +505,13 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
             SegmentReader reader = SegmentReader.open(fs, p);
             segments.put(id, reader);
-            CorruptionException misnamed = misnamed(reader, id);
-            if (misnamed != null) {
-                throw misnamed;
-            }
             SegmentMeta listed = counted.get(id);
-            CorruptionException other = ListedSegmentCheck.disagreement(layout.manifestFile(), listed, reader.summary());
-            if (other != null) {
-                throw other;
+            CorruptionException refused = ListedSegmentCheck.refusal(layout.manifestFile(), listed, reader);
+            if (refused != null) {
+                throw refused;
             }
             long tombstones = reader.footer().tombstoneCount();
-            if (listed.tombstones() != tombstones && listed.rows() == reader.rowCount()) {
+            if (listed.tombstones() != tombstones) {
                 // An entry of the MANIFEST's first version has no tombstone count (it reads as
                 // 0); the footer has it, and the tiered policy's tombstone check needs it.
                 counted.put(id, listed.withTombstones(tombstones));
@@ -650,16 +646,6 @@ public final class DatabaseRecovery implements AutoCloseable {
             }
         }
         return files;
-    }
-
-    /**
-     * Null when the header of listed segment {@code id} names it, else what is wrong: a file
-     * restored under another name, whose rows the MANIFEST's metadata does not describe.
-     */
-    static CorruptionException misnamed(SegmentReader reader, long id) {
-        long named = reader.header().segmentId();
-        return named == id ? null : new CorruptionException(reader.path().toString(), 8, "header names segment "
-                + named + " but the file is segment " + id);
     }
 
     /**

@@ -195,13 +195,11 @@ public final class DatabaseVerifier {
                                         Findings found) {
         try (SegmentReader reader = SegmentReader.open(fs, p)) {
             // What an open checks before it reads a row (DatabaseRecovery, DatabaseOpener).
-            CorruptionException misnamed = DatabaseRecovery.misnamed(reader, listed.id());
-            CorruptionException other = misnamed != null ? misnamed
-                    : ListedSegmentCheck.disagreement(manifest, listed, reader.summary());
-            if (other != null) {
-                found.add(new Problem(other.file(), other.offset(), other.what() + " (an open refuses this)"));
+            CorruptionException refusal = ListedSegmentCheck.refusal(manifest, listed, reader);
+            if (refusal != null) {
+                found.add(new Problem(refusal.file(), refusal.offset(), refusal.what() + " (an open refuses this)"));
             }
-            boolean refused = other != null;
+            boolean refused = refusal != null;
             int stored = reader.dimension();
             if (dimension.isPresent() && stored != dimension.getAsInt()) {
                 found.add(new Problem(p.toString(), TbfFormat.H_EMBEDDING_DIM, "embedding dimension " + stored

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tala.core.error.CorruptionException;
 import dev.tala.segment.SegmentMeta;
-import dev.tala.segment.SegmentSummary;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -14,14 +13,13 @@ class ListedSegmentCheckTest {
     static final Path MANIFEST = Path.of("db", "MANIFEST");
     static final Path FILE = Path.of("db", "segments", "7.tbf");
 
-    private static SegmentSummary file(long size, long rows, long tombstones, long minTs, long maxTs, long minSeq,
-                                       long maxSeq) {
-        return new SegmentSummary(FILE, size, rows, 0, rows - tombstones, tombstones, 0, minTs, maxTs, minSeq, maxSeq,
-                0);
+    private static SegmentMeta file(long size, long rows, long tombstones, long minTs, long maxTs, long minSeq,
+                                    long maxSeq) {
+        return new SegmentMeta(7, 1, size, rows, tombstones, minTs, maxTs, minSeq, maxSeq, false);
     }
 
     /** 100 rows (4 tombstones), timestamps 1000..2000, sequences 50..149, 8,192 bytes. */
-    private static SegmentSummary theFile() {
+    private static SegmentMeta theFile() {
         return file(8192, 100, 4, 1000, 2000, 50, 149);
     }
 
@@ -29,8 +27,8 @@ class ListedSegmentCheckTest {
         return new SegmentMeta(7, 1, 8192, 100, 4, 1000, 2000, 50, 149, true);
     }
 
-    private static String what(SegmentMeta listed, SegmentSummary file) {
-        CorruptionException e = ListedSegmentCheck.disagreement(MANIFEST, listed, file);
+    private static String what(SegmentMeta listed, SegmentMeta file) {
+        CorruptionException e = ListedSegmentCheck.disagreement(MANIFEST, FILE, listed, file);
         if (e == null) {
             return null;
         }

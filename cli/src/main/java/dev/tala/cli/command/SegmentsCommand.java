@@ -14,7 +14,6 @@ import dev.tala.segment.SegmentInfo;
 import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
-import dev.tala.segment.SegmentSummary;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,23 +104,15 @@ public final class SegmentsCommand implements Callable<Integer> {
     }
 
     /**
-     * What every open refuses of a listed segment before it reads a row (DatabaseRecovery): a
-     * header that names another segment, or a file that is not the one the MANIFEST's entry
-     * describes (restored from another copy under the same number). Listed as sound, its flags
-     * and counts would sit beside the entry's size and ranges, which describe other rows.
+     * A listed segment every open refuses before it reads a row (a header naming another
+     * segment, or a file that is not the one the MANIFEST's entry describes) is not listed as
+     * sound: its flags and counts would sit beside the entry's size and ranges, which describe
+     * other rows.
      */
     private static void requireListed(SegmentInfo info, DatabaseLayout layout, SegmentMeta listed) {
-        long named = info.header().segmentId();
-        if (named != listed.id()) {
-            throw new CorruptionException(layout.segmentFile(listed.id()).toString(), 8,
-                    "header names segment " + named + " but the file is segment " + listed.id());
-        }
-        CorruptionException other = ListedSegmentCheck.disagreement(layout.manifestFile(), listed, new SegmentSummary(
-                info.path(), info.fileSize(), info.nodeCount(), info.edgeCount(), info.putCount(), info.tombstoneCount(),
-                info.footer().foreignIdCount(), info.minTimestamp(), info.maxTimestamp(), info.minSequence(),
-                info.maxSequence(), info.flags()));
-        if (other != null) {
-            throw other;
+        CorruptionException refused = ListedSegmentCheck.refusal(layout.manifestFile(), listed, info);
+        if (refused != null) {
+            throw refused;
         }
     }
 
