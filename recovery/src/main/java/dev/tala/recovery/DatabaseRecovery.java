@@ -278,7 +278,7 @@ public final class DatabaseRecovery implements AutoCloseable {
                     } else {
                         why = "a write torn by the crash";
                     }
-                    if (cutTail(f, why)) {
+                    if (cutTail(f, why, copy != null)) {
                         removed.add(f.file());
                     }
                 } else if (!readOnly) {
@@ -649,13 +649,21 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
-     * Cuts {@code f} after its last intact record, or deletes it if not even its header is intact
-     * (a read-only recovery only reports it).
+     * Cuts {@code f} after its last intact record, or removes it if not even its header is intact
+     * (a read-only recovery only reports it). A file without a header is deleted when a crash
+     * can have left it so; one holding more than zeros past where its header would end is not
+     * what a crash leaves (records are written only after the header is forced), so unless
+     * {@code copied} to lost/ already, it is moved there, like any file recovery cannot vouch for.
      *
-     * @return whether the file was deleted (or, read-only, would have been)
+     * @return whether the file was removed (or, read-only, would have been)
      */
-    private boolean cutTail(ReplayReport.FileReport f, String why) throws IOException {
+    private boolean cutTail(ReplayReport.FileReport f, String why, boolean copied) throws IOException {
         if (f.validEnd() == 0) {
+            if (!copied && holdsDataPastHeader(fs, f.file())) {
+                moveToLost(f.file(), "its header is not intact and no record in it is (" + f.size() + " bytes; " + why
+                        + "), but it holds more than zeros past where the header would end", Action.Kind.MOVED_TO_LOST);
+                return true;
+            }
             delete(f.file());
             if (!readOnly) {
                 fs.syncDirectory(layout.walDir());
@@ -672,6 +680,28 @@ public final class DatabaseRecovery implements AutoCloseable {
         }
         act(Action.Kind.TRUNCATED_WAL_TAIL, f.file(), f.droppedTailBytes() + " bytes after offset " + f.validEnd()
                 + " (" + why + ")");
+        return false;
+    }
+
+    /**
+     * Whether WAL file {@code p} holds a byte other than zero past {@link WalFormat#FILE_HEADER_BYTES}:
+     * what a crash while creating it cannot leave, whether it was new (nothing past the header)
+     * or reused (zero-filled and forced before its header was written).
+     */
+    static boolean holdsDataPastHeader(FileLayer fs, Path p) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+        try (ReadableFile in = fs.openForRead(p)) {
+            long size = in.size();
+            for (long at = WalFormat.FILE_HEADER_BYTES; at < size; at += chunk.capacity()) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
+                in.readFully(at, chunk);
+                for (int i = 0; i < chunk.limit(); i++) {
+                    if (chunk.get(i) != 0) {
+                        return true;
+                    }
+                }
+            }
+        }
         return false;
     }
 

@@ -352,9 +352,9 @@ public final class DatabaseVerifier {
                     found.add(new Problem(f.file().toString(), s.offset(), s.what()));
                 }
                 if (f.validEnd() == 0 && (f.droppedTailBytes() > 0 || f.size() == 0)) {
-                    // Even a file of 0 bytes: the open deletes it and reports it (DatabaseRecovery.cutTail).
-                    found.add(new Problem(f.file().toString(), 0, "no intact file header (" + f.size()
-                            + " bytes; a write cut short by a crash): the next open deletes the file"));
+                    // Even a file of 0 bytes: the open removes it and reports it (DatabaseRecovery.cutTail).
+                    found.add(new Problem(f.file().toString(), 0, "no intact file header (" + f.size() + " bytes; "
+                            + headerlessFate(fs, f.file())));
                 } else if (f.droppedTailBytes() > 0) {
                     found.add(new Problem(f.file().toString(), f.validEnd(), "torn tail of " + f.droppedTailBytes()
                             + " bytes (a write cut short by a crash; the next open truncates it)"));
@@ -364,6 +364,17 @@ public final class DatabaseVerifier {
         } catch (TalaException e) {
             found.add(new Problem(layout.walDir().toString(), 0, e.getMessage()));
             return state.lastSequence();
+        }
+    }
+
+    /** What the next open does with a WAL file it drops for want of an intact header (DatabaseRecovery.cutTail). */
+    private static String headerlessFate(FileLayer fs, Path file) {
+        try {
+            return DatabaseRecovery.holdsDataPastHeader(fs, file)
+                    ? "and more than zeros past it, which no crash leaves): the next open moves the file to lost/"
+                    : "a write cut short by a crash): the next open deletes the file";
+        } catch (IOException e) {
+            return "and it cannot be read: " + StorageException.describe(e) + ")";
         }
     }
 
