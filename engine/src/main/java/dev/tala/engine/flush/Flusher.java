@@ -106,7 +106,7 @@ public final class Flusher {
             live.dropEmpty(memtable);
         } else {
             counters.add(meta.fileSize(), System.nanoTime() - start);
-            // Published last: TalaDB.flush() returns once the memtable is gone from the view, and
+            // Published last: TalaDB.flush() returns once LiveState marks the memtable flushed, and
             // by then everything the flush does (WAL files deleted, counters) must have happened.
             live.flushed(memtable, new SegmentHandle(reader, meta));
         }
