@@ -576,6 +576,17 @@ public final class DatabaseRecovery implements AutoCloseable {
     }
 
     /**
+     * Null unless the MANIFEST, missing, was lost rather than never written: a creation cut
+     * short after OPTIONS has no segments (an open finishes it with an empty MANIFEST and replays
+     * any WAL files), while beside segments nothing says which of them are live.
+     */
+    public static CorruptionException lostManifest(FileLayer fs, DatabaseLayout layout) throws IOException {
+        return fs.list(layout.segmentDir()).isEmpty() ? null : new CorruptionException(
+                layout.manifestFile().toString(), 0, "MANIFEST is missing but segments exist; refusing to guess which"
+                + " are live");
+    }
+
+    /**
      * Null unless {@code p} is a WAL file of ours named past {@link DatabaseLayout#MAX_FILE_NUMBER},
      * which every open refuses: a stray segment name once made an open number its WAL file near the
      * end of the long range, and such a file may hold acknowledged records, which are never left

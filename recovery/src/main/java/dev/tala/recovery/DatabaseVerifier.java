@@ -57,13 +57,13 @@ public final class DatabaseVerifier {
         Findings found = new Findings(fs);
         ManifestReader.Result manifest;
         try {
-            manifest = ManifestReader.read(fs, layout.manifestFile());
+            manifest = readManifest(fs, layout, found);
         } catch (CorruptionException e) {
             // Without the MANIFEST nothing says which segments and WAL files are live.
-            found.add(new Problem(e.file(), e.offset(), e.what()));
+            found.add(new Problem(e.file(), e.offset(), e.what() + (fs.exists(layout.manifestFile()) ? ""
+                    : " (every open refuses this)")));
             return found.report();
         }
-        found.checked(layout.manifestFile());
         for (Path dir : DatabaseRecovery.filesWhereDirectoriesBelong(fs, layout)) {
             found.add(new Problem(dir.toString(), 0, "not a directory but a file (every open refuses this)"));
         }
@@ -156,6 +156,27 @@ public final class DatabaseVerifier {
     }
 
     // ---- segments ---------------------------------------------------------------------------
+
+    /**
+     * The MANIFEST, or, where a creation was cut short before it was written, the empty one every
+     * open reads in its place (a writable open writes it), with that listed as a problem. A
+     * MANIFEST missing beside segments is refused ({@link DatabaseRecovery#lostManifest}).
+     */
+    private static ManifestReader.Result readManifest(FileLayer fs, DatabaseLayout layout, Findings found)
+            throws IOException {
+        if (fs.exists(layout.manifestFile())) {
+            ManifestReader.Result manifest = ManifestReader.read(fs, layout.manifestFile());
+            found.checked(layout.manifestFile());
+            return manifest;
+        }
+        CorruptionException lost = DatabaseRecovery.lostManifest(fs, layout);
+        if (lost != null) {
+            throw lost;
+        }
+        found.add(new Problem(layout.manifestFile().toString(), 0, "missing: the database's creation was cut short"
+                + " before its MANIFEST was written; the next writable open writes an empty one"));
+        return new ManifestReader.Result(ManifestState.EMPTY, 0, 0, 0);
+    }
 
     /**
      * What the check of the listed segments found that decides the rest: the ids of those that

@@ -436,9 +436,9 @@ public final class DatabaseOpener {
 
     /** A missing MANIFEST beside segments was lost, not left unwritten by an interrupted creation. */
     static void refuseLostManifest(FileLayer fs, DatabaseLayout layout) throws IOException {
-        if (!fs.list(layout.segmentDir()).isEmpty()) {
-            throw new CorruptionException(layout.manifestFile().toString(), 0,
-                    "MANIFEST is missing but segments exist; refusing to guess which are live");
+        CorruptionException lost = DatabaseRecovery.lostManifest(fs, layout);
+        if (lost != null) {
+            throw lost;
         }
     }
 

@@ -19,6 +19,7 @@ import dev.tala.engine.TalaDB;
 import dev.tala.engine.query.SearchFilter;
 import dev.tala.engine.query.SearchHit;
 import dev.tala.recovery.DatabaseVerifier;
+import dev.tala.recovery.VerifyReport;
 import dev.tala.wal.Durability;
 import dev.tala.wal.WalFormat;
 import dev.tala.wal.WalRecoveryMode;
@@ -156,6 +157,29 @@ class ReadOnlyEquivalenceTest {
         }
     }
 
+    /**
+     * verify says of an interrupted creation what the opens do with it (it failed with the
+     * file system's "does not exist"), and checks the WAL files as the open replays them.
+     */
+    @Test
+    void verifyCallsAnInterruptedCreationOneTheNextOpenFinishes() throws IOException {
+        Path dir = tmp.resolve("db");
+        Intent x = new RandomIntents(5, DIM).next();
+        try (TalaDB db = TalaDB.open(dir, options())) {
+            db.put(x);
+        }
+        DatabaseLayout layout = new DatabaseLayout(dir);
+        Files.delete(layout.manifestFile());
+        VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        assertEquals(List.of(new VerifyReport.Problem(layout.manifestFile().toString(), 0, "missing: the database's"
+                + " creation was cut short before its MANIFEST was written; the next writable open writes an empty"
+                + " one")), report.problems());
+        try (TalaDB w = TalaDB.open(dir, options())) {
+            assertEquals(Optional.of(x), w.get(x.id()), "the WAL replayed under the empty MANIFEST");
+        }
+        assertTrue(DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout).isClean());
+    }
+
     @Test
     void aLostManifestBesideSegmentsIsRefusedWithTheWritableOpensError() throws IOException {
         Path dir = tmp.resolve("db");
@@ -168,6 +192,9 @@ class ReadOnlyEquivalenceTest {
         RuntimeException ro = assertThrows(RuntimeException.class, () -> TalaDB.openReadOnly(dir));
         RuntimeException rw = assertThrows(RuntimeException.class, () -> TalaDB.open(dir, options()));
         assertEquals(rw.getClass(), ro.getClass(), "ro: " + ro.getMessage() + "\nrw: " + rw.getMessage());
+        VerifyReport report = DatabaseVerifier.verify(LocalFileLayer.INSTANCE, layout);
+        assertEquals(List.of(new VerifyReport.Problem(layout.manifestFile().toString(), 0, "MANIFEST is missing but"
+                + " segments exist; refusing to guess which are live (every open refuses this)")), report.problems());
     }
 
     // ---- served data --------------------------------------------------------------------
