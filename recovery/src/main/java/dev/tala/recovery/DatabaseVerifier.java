@@ -402,8 +402,8 @@ public final class DatabaseVerifier {
     /**
      * Replays {@code wal} as a default open does and adds its refusal, if it refuses; returns the
      * hole it refuses at, if that is why. Skipping forgives what a default open refuses (say, an
-     * empty WAL file that is not the newest, or damage at the end of one, which skipping takes
-     * for a torn tail), so the refusal replaces what skipping said of the same place. It alone
+     * empty WAL file that is not the newest, or damage at the end of one, which skipping skips
+     * and goes past), so the refusal replaces what skipping said of the same place. It alone
      * names a hole: skipping reports one as a skipped range and goes on.
      */
     private static WalHoleException addDefaultOpenVerdict(FileLayer fs, DatabaseLayout layout, List<Path> wal,

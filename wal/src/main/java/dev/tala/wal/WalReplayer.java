@@ -99,6 +99,11 @@ public final class WalReplayer {
         /** The file replayed before the current one, and where its intact prefix ends. */
         Path previousFile;
         long previousFileEnd;
+        /**
+         * True when skip mode passed over damage since the last intact record, in this file or
+         * at the end of the one before: it explains a hole.
+         */
+        boolean skippedJustBefore;
 
         Position(long afterSequence) {
             this.lastSequence = afterSequence;
@@ -124,8 +129,6 @@ public final class WalReplayer {
         final Position at;
         long read;
         long applied;
-        /** True when skip mode passed over damage since the last intact record: it explains a hole. */
-        boolean skippedJustBefore;
         long validEnd;
         long droppedTail;
         /** Set when the dropped tail held intact records after writes the crash lost; says what it saw. */
@@ -180,7 +183,7 @@ public final class WalReplayer {
                             offset = -1;
                         } else {
                             read++;
-                            skippedJustBefore = false;
+                            at.skippedJustBefore = false;
                             at.lastSeen = record.lastSequence();
                             at.lastSeenIn = path;
                             at.lastSeenEnd = intact.end();
@@ -253,7 +256,7 @@ public final class WalReplayer {
         private boolean onHole(long offset, WalHoleException hole) {
             switch (mode) {
                 case SKIP_CORRUPTED -> {
-                    if (!skippedJustBefore) {
+                    if (!at.skippedJustBefore) {
                         skipped.add(new ReplayReport.Skipped(offset, 0, reasonAt(offset, hole)));
                     }
                     return true;
@@ -304,12 +307,22 @@ public final class WalReplayer {
                                 + " their checksum"));
                         return -1;
                     }
-                    if (next < 0) {
+                    if (next < 0 && (newest || inHeader)) {
                         droppedTail = dataEnd - offset;
                         return -1;
                     }
+                    if (next < 0) {
+                        // The end of an older file is no torn tail: the records of the files after
+                        // it were written after it, so this is damage, skipped and reported like
+                        // any other (the file is kept in lost/ and left for the flush to retire),
+                        // not cut away as a crash's write.
+                        skipped.add(new ReplayReport.Skipped(offset, dataEnd - offset, what
+                                + " (not the newest WAL file, so not a torn tail)"));
+                        at.skippedJustBefore = true;
+                        return -1;
+                    }
                     skipped.add(new ReplayReport.Skipped(offset, next - offset, what));
-                    skippedJustBefore = true;
+                    at.skippedJustBefore = true;
                     return next;
                 }
             }
