@@ -3,6 +3,7 @@ package dev.tala.cli.json;
 import com.fasterxml.jackson.core.JsonLocation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -21,26 +22,21 @@ final class JsonColumns {
 
     /** For a line given as characters: columns count characters. */
     static JsonColumns of(String text) {
-        List<Integer> starts = new ArrayList<>(List.of(0));
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                i++; // Jackson takes \r\n as one break
-            }
-            if (c == '\r' || c == '\n') {
-                starts.add(i + 1);
-            }
-        }
-        return new JsonColumns(starts.stream().mapToInt(Integer::intValue).toArray());
+        return of(text.length(), text::charAt);
     }
 
     /** For a line given as UTF-8 bytes: columns count bytes, as Jackson's do there. */
     static JsonColumns of(byte[] utf8, int offset, int length) {
+        return of(length, i -> utf8[offset + i]);
+    }
+
+    /** {@code unitAt} gives the line's character or byte at an index below {@code length}. */
+    private static JsonColumns of(int length, IntUnaryOperator unitAt) {
         List<Integer> starts = new ArrayList<>(List.of(0));
         for (int i = 0; i < length; i++) {
-            byte c = utf8[offset + i];
-            if (c == '\r' && i + 1 < length && utf8[offset + i + 1] == '\n') {
-                i++;
+            int c = unitAt.applyAsInt(i);
+            if (c == '\r' && i + 1 < length && unitAt.applyAsInt(i + 1) == '\n') {
+                i++; // Jackson takes \r\n as one break
             }
             if (c == '\r' || c == '\n') {
                 starts.add(i + 1);
