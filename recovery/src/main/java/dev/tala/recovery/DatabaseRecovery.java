@@ -1,11 +1,13 @@
 package dev.tala.recovery;
 
+import dev.tala.core.checksum.ZeroRuns;
 import dev.tala.core.error.CorruptionException;
 import dev.tala.core.error.LoggedErrors;
 import dev.tala.core.error.StorageException;
 import dev.tala.core.error.TalaException;
 import dev.tala.core.io.DirectoryLock;
 import dev.tala.core.io.FileLayer;
+import dev.tala.core.io.MappedRegion;
 import dev.tala.core.io.ReadableFile;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.layout.DatabaseLayout;
@@ -700,20 +702,13 @@ public final class DatabaseRecovery implements AutoCloseable {
      * or reused (zero-filled and forced before its header was written).
      */
     static boolean holdsDataPastHeader(FileLayer fs, Path p) throws IOException {
-        ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
-        try (ReadableFile in = fs.openForRead(p)) {
-            long size = in.size();
-            for (long at = WalFormat.FILE_HEADER_BYTES; at < size; at += chunk.capacity()) {
-                chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
-                in.readFully(at, chunk);
-                for (int i = 0; i < chunk.limit(); i++) {
-                    if (chunk.get(i) != 0) {
-                        return true;
-                    }
-                }
-            }
+        if (fs.size(p) <= WalFormat.FILE_HEADER_BYTES) {
+            return false;
         }
-        return false;
+        // Mapped, as replay reads the same file, and scanned as its scanner finds a zero-filled tail.
+        try (MappedRegion file = fs.map(p)) {
+            return ZeroRuns.nextNonZero(file.segment(), WalFormat.FILE_HEADER_BYTES) < file.segment().byteSize();
+        }
     }
 
     private boolean stoppedIn(ReplayReport.FileReport f) {
