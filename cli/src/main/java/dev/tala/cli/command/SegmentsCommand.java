@@ -8,6 +8,7 @@ import dev.tala.core.error.TalaException;
 import dev.tala.core.io.FileLayer;
 import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.layout.DatabaseLayout;
+import dev.tala.recovery.DatabaseRecovery;
 import dev.tala.recovery.ListedSegmentCheck;
 import dev.tala.recovery.manifest.ManifestReader;
 import dev.tala.segment.SegmentInfo;
@@ -15,6 +16,7 @@ import dev.tala.segment.SegmentMeta;
 import dev.tala.segment.SegmentOpenOption;
 import dev.tala.segment.SegmentReader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +38,11 @@ public final class SegmentsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         FileLayer fs = LocalFileLayer.INSTANCE;
         DatabaseLayout layout = new DatabaseLayout(common.dir());
+        if (creationCutShort(fs, layout)) {
+            System.out.println(common.json() ? "[]"
+                    : "no segments yet (no MANIFEST: the database's creation was cut short; the next writable open finishes it)");
+            return 0;
+        }
         common.requireDatabaseFile(layout.manifestFile());
         Listing listing = listSegments(fs, layout);
         List<Map<String, Object>> rows = listing.rows();
@@ -68,6 +75,23 @@ public final class SegmentsCommand implements Callable<Integer> {
             System.out.println("segment " + r.get("id") + " is unreadable: " + r.get("error"));
         }
         return exit;
+    }
+
+    /**
+     * Whether the database holds OPTIONS but no MANIFEST and no segment: a creation cut short,
+     * as the opens and verify judge it. A MANIFEST missing beside segments is refused as they
+     * refuse it.
+     */
+    private static boolean creationCutShort(FileLayer fs, DatabaseLayout layout) throws IOException {
+        if (fs.exists(layout.manifestFile()) || !Files.isRegularFile(layout.optionsFile())
+                || !Files.isDirectory(layout.segmentDir())) {
+            return false;
+        }
+        CorruptionException lost = DatabaseRecovery.lostManifest(fs, layout);
+        if (lost != null) {
+            throw lost;
+        }
+        return true;
     }
 
     /**
