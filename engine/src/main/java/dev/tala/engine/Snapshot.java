@@ -4,6 +4,7 @@ import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.IntentId;
 import dev.tala.core.model.IntentVersion;
+import dev.tala.engine.read.MappedPageFaults;
 import dev.tala.engine.read.MergedVersions;
 import dev.tala.engine.read.PointLookup;
 import dev.tala.engine.view.PinnedView;
@@ -239,7 +240,11 @@ public final class Snapshot implements AutoCloseable {
         return new GraphQueries(pinned.view(), pinned.sequence());
     }
 
-    /** Runs {@code body} holding the view, so a concurrent close cannot unmap what it reads. */
+    /**
+     * Runs {@code body} holding the view, so a concurrent close cannot unmap what it reads. A
+     * mapped page that cannot be read surfaces as a StorageException naming the segment, not as
+     * the JVM's bare InternalError.
+     */
     private <T> T read(Supplier<T> body) {
         int h;
         do {
@@ -250,6 +255,11 @@ public final class Snapshot implements AutoCloseable {
         } while (!hold.holds.compareAndSet(h, h + 1));
         try {
             return body.get();
+        } catch (InternalError e) {
+            if (MappedPageFaults.isPageFault(e)) {
+                throw MappedPageFaults.describe(pinned.view(), e);
+            }
+            throw e;
         } finally {
             hold.drop();
             // Until here: were this snapshot collected between the check above and the increment,

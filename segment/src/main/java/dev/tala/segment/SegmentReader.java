@@ -18,6 +18,7 @@ import dev.tala.segment.format.RegionKind;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -45,6 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reference-counts readers so that it happens after the last reader is done.
  */
 public final class SegmentReader implements AutoCloseable {
+    private final FileLayer layer;
     private final Path path;
     private final String file;
     private final MappedRegion mapping;
@@ -88,7 +90,8 @@ public final class SegmentReader implements AutoCloseable {
     private volatile IntentId[] idRange;
     private static final IntentId[] OPEN_ID_RANGE = {IntentId.of(0, 0), IntentId.of(-1L, -1L)};
 
-    private SegmentReader(Path path, MappedRegion mapping, SegmentOpener.Opened opened) {
+    private SegmentReader(FileLayer layer, Path path, MappedRegion mapping, SegmentOpener.Opened opened) {
+        this.layer = layer;
         this.path = path;
         this.file = path.toString();
         this.mapping = mapping;
@@ -157,7 +160,7 @@ public final class SegmentReader implements AutoCloseable {
                     return whole.asSlice(offset, length);
                 }
             }, path.toString(), set);
-            SegmentReader reader = new SegmentReader(path, mapping, opened);
+            SegmentReader reader = new SegmentReader(layer, path, mapping, opened);
             if (set.contains(SegmentOpenOption.VERIFY_ALL)) {
                 reader.regions.verifyAll();
             }
@@ -281,6 +284,19 @@ public final class SegmentReader implements AutoCloseable {
         return new SegmentSummary(path, fileSize(), rows, edges, putCount, footer.tombstoneCount(),
                 foreignCount, footer.minTimestamp(), footer.maxTimestamp(), footer.minSequence(),
                 footer.maxSequence(), header.flags());
+    }
+
+    /**
+     * The file's length on disk now, or -1 if it is gone. Shorter than {@link #fileSize()} means
+     * something outside the database cut the file while it was mapped: a read of the mapping past
+     * the new end faults. A deleted file stays mapped whole (a compaction input readers still use).
+     */
+    public long lengthOnDisk() throws IOException {
+        try {
+            return layer.size(path);
+        } catch (NoSuchFileException deleted) {
+            return -1;
+        }
     }
 
     long footerOffset() {
