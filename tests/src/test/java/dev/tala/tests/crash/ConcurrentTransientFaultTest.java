@@ -6,19 +6,14 @@ import dev.tala.core.io.LocalFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import dev.tala.core.io.fault.FaultInjectingFileLayer.PowerLossMode;
 import dev.tala.core.layout.DatabaseLayout;
-import dev.tala.core.model.Intent;
-import dev.tala.core.model.IntentId;
 import dev.tala.engine.Options;
-import dev.tala.engine.Snapshot;
 import dev.tala.engine.TalaDB;
 import dev.tala.recovery.DatabaseVerifier;
 import dev.tala.recovery.VerifyReport;
 import dev.tala.wal.Durability;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,7 +89,7 @@ class ConcurrentTransientFaultTest {
             }
             compactions.addAndGet(db.stats().compactions());
         }
-        checkReads(db, ledger, where + "while running: ", failures);
+        TransientFaultSweepTest.checkReads(db, ledger, where + "while running: ", failures);
         PowerLossMode mode = PowerLossMode.values()[(k / STEP) % PowerLossMode.values().length];
         if (k % 2 == 0) {
             PowerLossSweep.closeQuietly(db);
@@ -104,7 +99,7 @@ class ConcurrentTransientFaultTest {
             PowerLossSweep.closeQuietly(db);
         }
         try (TalaDB reopened = TalaDB.open(dir, options.toBuilder().fileLayer(LocalFileLayer.INSTANCE).build())) {
-            checkReads(reopened, ledger, where + "after " + mode + ": ", failures);
+            TransientFaultSweepTest.checkReads(reopened, ledger, where + "after " + mode + ": ", failures);
         } catch (RuntimeException e) {
             failures.add(where + "did not reopen after " + mode + ": " + e);
             return;
@@ -115,20 +110,6 @@ class ConcurrentTransientFaultTest {
         }
         if (failures.isEmpty()) {
             PowerLossSweep.deleteTree(root);
-        }
-    }
-
-    private static void checkReads(TalaDB db, Ledger ledger, String where, List<String> failures) {
-        try {
-            Set<IntentId> present = new HashSet<>();
-            try (Snapshot snap = db.snapshot()) {
-                snap.forEachIntent((Intent i) -> present.add(i.id()));
-            }
-            for (Ledger.Violation v : ledger.check(db::get, present)) {
-                failures.add(where + v);
-            }
-        } catch (RuntimeException e) {
-            failures.add(where + "reads failed: " + e);
         }
     }
 }

@@ -1,15 +1,11 @@
 package dev.tala.tests.crash;
 
-import dev.tala.core.io.DirectoryLock;
-import dev.tala.core.io.FileLayer;
-import dev.tala.core.io.MappedRegion;
-import dev.tala.core.io.ReadableFile;
+import dev.tala.core.io.ForwardingFileLayer;
 import dev.tala.core.io.WritableFile;
 import dev.tala.core.io.fault.FaultInjectingFileLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A fault-injecting layer whose k-th mutating operation from {@link #arm} on fails once, and
@@ -17,7 +13,7 @@ import java.util.List;
  * after which nothing works. What the failure looks like is the {@link Kind}. A force that
  * fails goes through the fault layer's own failing force, so its bytes never become durable.
  */
-final class OneFaultFileLayer implements FileLayer {
+final class OneFaultFileLayer extends ForwardingFileLayer {
     enum Kind {
         /** The operation throws an IOException and does nothing. */
         IO_ERROR,
@@ -34,6 +30,7 @@ final class OneFaultFileLayer implements FileLayer {
     private String failed;
 
     OneFaultFileLayer(FaultInjectingFileLayer fault, Kind kind) {
+        super(fault);
         this.fault = fault;
         this.kind = kind;
     }
@@ -166,16 +163,6 @@ final class OneFaultFileLayer implements FileLayer {
     }
 
     @Override
-    public ReadableFile openForRead(Path file) throws IOException {
-        return fault.openForRead(file);
-    }
-
-    @Override
-    public MappedRegion map(Path file) throws IOException {
-        return fault.map(file);
-    }
-
-    @Override
     public void rename(Path source, Path target) throws IOException {
         check("rename " + source + " -> " + target);
         fault.rename(source, target);
@@ -188,26 +175,6 @@ final class OneFaultFileLayer implements FileLayer {
     }
 
     @Override
-    public boolean exists(Path path) {
-        return fault.exists(path);
-    }
-
-    @Override
-    public boolean isDirectory(Path path) {
-        return fault.isDirectory(path);
-    }
-
-    @Override
-    public long size(Path file) throws IOException {
-        return fault.size(file);
-    }
-
-    @Override
-    public List<Path> list(Path dir) throws IOException {
-        return fault.list(dir);
-    }
-
-    @Override
     public void createDirectories(Path dir) throws IOException {
         check("mkdir " + dir);
         fault.createDirectories(dir);
@@ -217,20 +184,5 @@ final class OneFaultFileLayer implements FileLayer {
     public void syncDirectory(Path dir) throws IOException {
         check("fsync-dir " + dir);
         fault.syncDirectory(dir);
-    }
-
-    @Override
-    public boolean startWriteback(Path file, long position, long length) throws IOException {
-        return fault.startWriteback(file, position, length);
-    }
-
-    @Override
-    public DirectoryLock lock(Path lockFile) throws IOException {
-        return fault.lock(lockFile);
-    }
-
-    @Override
-    public DirectoryLock lockShared(Path lockFile) throws IOException {
-        return fault.lockShared(lockFile);
     }
 }

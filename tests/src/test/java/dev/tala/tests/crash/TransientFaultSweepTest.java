@@ -259,7 +259,8 @@ class TransientFaultSweepTest {
         }
     }
 
-    private static void checkReads(TalaDB db, Ledger ledger, String where, List<String> failures) {
+    /** Adds to {@code failures} each way the database's reads disagree with the acknowledged writes. */
+    static void checkReads(TalaDB db, Ledger ledger, String where, List<String> failures) {
         try {
             Set<IntentId> present = new HashSet<>();
             try (Snapshot snap = db.snapshot()) {
