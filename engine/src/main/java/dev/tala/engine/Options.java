@@ -32,6 +32,13 @@ public final class Options {
      * one 2 GiB string table; half of that leaves room for the batch that fills the memtable.
      */
     public static final long MAX_MEMTABLE_BYTES = 1L << 30;
+    /**
+     * The largest compaction output size, for the memtable's reason: an output's commands must
+     * fit one 2 GiB string table, and the output is built in memory. A larger target let a
+     * compaction of a few GiB of commands fail only once it had read them all (a full compact()
+     * threw; a background one ran out of heap and failed the database).
+     */
+    public static final long MAX_TARGET_SEGMENT_BYTES = MAX_MEMTABLE_BYTES;
     /** The smallest MANIFEST rewrite size (1 rewrites it at every open, which crash tests use). */
     public static final long MIN_MANIFEST_REWRITE_BYTES = 1;
 
@@ -334,10 +341,17 @@ public final class Options {
             return this;
         }
 
-        /** The size at which a compaction starts its next output segment (default 64 MiB); bounds its memory. */
+        /**
+         * The size at which a compaction starts its next output segment (default 64 MiB, at most
+         * 1 GiB); bounds its memory.
+         */
         public Builder targetSegmentBytes(long bytes) {
             if (bytes < 4096) {
                 throw new IllegalArgumentException("targetSegmentBytes must be at least 4096, got " + bytes);
+            }
+            if (bytes > MAX_TARGET_SEGMENT_BYTES) {
+                throw new IllegalArgumentException("targetSegmentBytes must be at most " + MAX_TARGET_SEGMENT_BYTES
+                        + " (an output's commands must fit one 2 GiB string table), got " + bytes);
             }
             this.targetSegmentBytes = bytes;
             return this;

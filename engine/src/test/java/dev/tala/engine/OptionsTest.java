@@ -21,6 +21,9 @@ class OptionsTest {
                     "compactionBytesPerSecond must be >= 0 (0: no cap), got -7"},
                 new Object[] {(Consumer<Options.Builder>) b -> b.targetSegmentBytes(4095),
                     "targetSegmentBytes must be at least 4096, got 4095"},
+                new Object[] {(Consumer<Options.Builder>) b -> b.targetSegmentBytes(Options.MAX_TARGET_SEGMENT_BYTES + 1),
+                    "targetSegmentBytes must be at most 1073741824 (an output's commands must fit one 2 GiB string"
+                            + " table), got 1073741825"},
                 new Object[] {(Consumer<Options.Builder>) b -> b.level0StallSegments(0),
                     "level0StallSegments must be at least 1, got 0"});
         for (Object[] c : cases) {
@@ -31,6 +34,18 @@ class OptionsTest {
         }
         assertEquals("embeddingType", assertThrows(NullPointerException.class,
                 () -> Options.builder().embeddingType(null)).getMessage());
+    }
+
+    /**
+     * A larger target was taken, and a compaction of 2.2 GB of commands with an 8 GiB target then
+     * failed after reading them all: compact() threw IllegalArgumentException, and the background
+     * compaction ran out of a 7 GiB heap and failed the database. The largest target is still taken.
+     */
+    @Test
+    void aTargetSegmentSizeWhoseCommandsCouldNotFitOneSegmentIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> Options.builder().targetSegmentBytes(8L << 30));
+        assertEquals(Options.MAX_TARGET_SEGMENT_BYTES,
+                Options.builder().targetSegmentBytes(Options.MAX_TARGET_SEGMENT_BYTES).build().targetSegmentBytes());
     }
 
     /** A cold level the policy never writes would leave the setting silently without effect. */
