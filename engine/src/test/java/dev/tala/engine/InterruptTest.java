@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tala.compaction.CompactionProgress;
+import dev.tala.compaction.TieredPolicy;
+import dev.tala.compaction.TieredSettings;
 import dev.tala.core.error.DatabaseClosedException;
 import dev.tala.core.error.OperationInterruptedException;
 import dev.tala.core.model.Intent;
@@ -172,6 +174,47 @@ class InterruptTest {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A writer stalled because level 0 is over {@code level0StallSegments} waits for a
+     * compaction, and an interrupt says so: it said "waiting for a flush to make room", sending
+     * the operator after flushes when a compaction (here throttled to 1 byte/s) was behind.
+     */
+    @Test
+    void aWriterStalledForLevelZeroIsToldItWaitedForACompaction() throws Exception {
+        Options options = Options.builder().dimension(DIM).durability(Durability.none()).level0StallSegments(1)
+                .compactionPolicy(new TieredPolicy(new TieredSettings(2, 8, 4.0, 6, 0.25)))
+                .compactionBytesPerSecond(1).build();
+        RandomIntents gen = new RandomIntents(4, DIM);
+        try (TalaDB db = TalaDB.open(dir, options)) {
+            db.put(gen.next());
+            db.flush();
+            db.put(gen.next());
+            db.flush(); // two level-0 segments; their compaction takes hours at 1 byte/s
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    // A put can pass before the compaction is asked for; a later one stalls.
+                    while (true) {
+                        db.put(gen.next());
+                    }
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+            });
+            writer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (db.stats().writeStalls() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            writer.interrupt();
+            writer.join(TimeUnit.SECONDS.toMillis(30));
+            assertTrue(thrown.get() instanceof OperationInterruptedException, String.valueOf(thrown.get()));
+            assertEquals("interrupted while waiting for a compaction to reduce the level-0 segments (more than 1,"
+                    + " level0StallSegments); nothing was written", thrown.get().getMessage());
+            assertFalse(db.stats().failed());
         }
     }
 

@@ -39,6 +39,8 @@ public final class WritePath {
      */
     private static final long MUTEX_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
+    private static final String FLUSH_ROOM = "a flush to make room in memory (maxImmutableMemtables)";
+
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition room = mutex.newCondition();
     private final LiveState live;
@@ -176,11 +178,12 @@ public final class WritePath {
 
     private void makeRoom() {
         if (level0Behind()) {
-            stall(this::level0Behind);
+            stall(this::level0Behind, "a compaction to reduce the level-0 segments (more than " + level0Limit
+                    + ", level0StallSegments)");
         }
         while (live.active().approximateBytes() >= memtableBytes) {
             if (live.immutableCount() >= maxImmutables) {
-                stall(this::flushesBehind);
+                stall(this::flushesBehind, FLUSH_ROOM);
                 continue;
             }
             switchMemtable();
@@ -195,8 +198,12 @@ public final class WritePath {
         return live.immutableCount() >= maxImmutables;
     }
 
-    /** Waits, with the mutex released, until background work makes {@code blocked} false. */
-    private void stall(java.util.function.BooleanSupplier blocked) {
+    /**
+     * Waits, with the mutex released, until background work makes {@code blocked} false.
+     * {@code forWhat} names that work in the error an interrupt gives: a writer stalled for
+     * level 0 was told it had waited for a flush, and looked for a slow flush that was not there.
+     */
+    private void stall(java.util.function.BooleanSupplier blocked, String forWhat) {
         long start = System.nanoTime();
         stalls.incrementAndGet();
         try {
@@ -207,7 +214,7 @@ public final class WritePath {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new OperationInterruptedException("interrupted while waiting for a flush to make room; nothing was written");
+            throw new OperationInterruptedException("interrupted while waiting for " + forWhat + "; nothing was written");
         } finally {
             stallNanos.addAndGet(System.nanoTime() - start);
         }
@@ -241,7 +248,7 @@ public final class WritePath {
                 return live.newestImmutable();
             }
             while (flushesBehind()) {
-                stall(this::flushesBehind);
+                stall(this::flushesBehind, FLUSH_ROOM);
             }
             return switchMemtable();
         } finally {
