@@ -2,7 +2,6 @@ package dev.tala.engine.query;
 
 import dev.tala.core.model.Intent;
 import dev.tala.core.model.Status;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -11,7 +10,9 @@ import java.util.Set;
  * statuses, and a minimum confidence. {@link #ALL} lets everything through.
  */
 public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> statuses, float minConfidence) {
-    public static final SearchFilter ALL = new SearchFilter(0, Long.MAX_VALUE, EnumSet.allOf(Status.class), 0f);
+    /** Declared before {@link #ALL}, whose construction reads it. */
+    private static final Set<Status> EVERY_STATUS = Set.of(Status.values());
+    public static final SearchFilter ALL = new SearchFilter(0, Long.MAX_VALUE, EVERY_STATUS, 0f);
 
     /**
      * An empty {@code statuses} means every status, as in {@link #withStatuses} (and as an empty
@@ -23,7 +24,7 @@ public record SearchFilter(long fromTimestamp, long toTimestamp, Set<Status> sta
         for (Status status : statuses) {
             Objects.requireNonNull(status, "statuses holds null");
         }
-        statuses = statuses.isEmpty() ? EnumSet.allOf(Status.class) : Set.copyOf(statuses);
+        statuses = statuses.isEmpty() ? EVERY_STATUS : Set.copyOf(statuses);
         TimeRangeScan.requireOrdered(fromTimestamp, toTimestamp);
         // No intent has a negative timestamp: a range from below 0 starts at 0, as a scan's does.
         fromTimestamp = Math.max(0, fromTimestamp);

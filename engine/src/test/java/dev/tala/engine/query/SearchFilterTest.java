@@ -22,6 +22,17 @@ class SearchFilterTest {
     }
 
     @Test
+    void noFilterHandsOutAStatusSetItsHolderCouldChange() {
+        // A filter is a value: a caller removing from the set it got back changed that filter, and
+        // through a shared set would change every filter made from an empty one.
+        for (SearchFilter f : new SearchFilter[] {SearchFilter.ALL, new SearchFilter(0, 1, Set.of(), 0f),
+                SearchFilter.ALL.withStatuses(EnumSet.of(Status.SUCCESS))}) {
+            assertThrows(UnsupportedOperationException.class, () -> f.statuses().remove(Status.SUCCESS));
+            assertThrows(UnsupportedOperationException.class, () -> f.statuses().add(Status.PENDING));
+        }
+    }
+
+    @Test
     void theConstructorChecksTheMinimumConfidenceAsTheWitherDoes() {
         for (float bad : new float[] {Float.NaN, -0.1f, 1.5f}) {
             IllegalArgumentException viaConstructor = assertThrows(IllegalArgumentException.class,
