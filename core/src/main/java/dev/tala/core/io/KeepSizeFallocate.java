@@ -70,4 +70,41 @@ final class KeepSizeFallocate {
             throw c.failure("open", "preallocating", file, position, length, errno);
         });
     }
+
+    /**
+     * Gives back the blocks past the end of {@code file} that {@link #reserve} gave it and no
+     * write filled, as RocksDB does when it closes a preallocated file: they stay with the file
+     * until it is deleted otherwise, and a WAL file an open keeps for replay is kept until a
+     * flush, one per open. ftruncate to the file's own length changes neither length nor contents
+     * (ext4 drops the blocks past the end "even if i_size didn't change"). Like {@link #reserve},
+     * it opens the file by name; a file gone meanwhile has nothing to give back.
+     *
+     * @return false, having done nothing, where this process cannot call ftruncate or the file is gone
+     * @throws IOException naming the file and the C library's error
+     */
+    static boolean releaseBeyondEnd(Path file) throws IOException {
+        LinuxFileCalls c = LinuxFileCalls.get();
+        if (c == null) {
+            return false;
+        }
+        return c.withDescriptor(file, LinuxFileCalls.O_WRONLY, (state, fd) -> {
+            long size = Files.size(file);
+            int errno = 0;
+            for (int tries = 0; tries < MAX_INTERRUPTED_TRIES; tries++) {
+                errno = c.ftruncate(state, fd, size) == 0 ? 0 : LinuxFileCalls.errno(state);
+                if (errno != LinuxFileCalls.EINTR) {
+                    break;
+                }
+            }
+            if (errno != 0) {
+                throw c.failure("ftruncate", "releasing the preallocated blocks past the end of", file, size, 0, errno);
+            }
+            return true;
+        }, errno -> {
+            if (errno == LinuxFileCalls.ENOENT) {
+                return false;
+            }
+            throw c.failure("open", "releasing the preallocated blocks past the end of", file, 0, 0, errno);
+        });
+    }
 }

@@ -112,6 +112,28 @@ class LocalFileLayerTest {
      * Writeback is a hint: it answers true for a file with dirty pages and for one gone
      * meanwhile, changes neither length nor contents, and a refusal names file, range and reason.
      */
+    /**
+     * Nothing writes into a closed file's preallocated blocks: close gives back the ones past its
+     * end, where before they stayed until the file was deleted (8 MiB per WAL file an open kept).
+     */
+    @Test
+    void closeGivesBackThePreallocatedBlocksPastTheEnd() throws Exception {
+        assumeTrue(KeepSizeFallocate.available(), "fallocate is reachable on Linux only");
+        Path p = dir.resolve("f");
+        byte[] data = new byte[10_000];
+        java.util.Arrays.fill(data, (byte) 7);
+        try (WritableFile f = fs.create(p)) {
+            f.append(ByteBuffer.wrap(data));
+            assumeTrue(f.preallocate(data.length, 4 << 20), "the temporary directory's file system cannot preallocate");
+            f.append(ByteBuffer.wrap(data)); // into the preallocated blocks: these stay
+            assertTrue(allocatedBlocks(p) >= (4 << 20) / 512, "preallocated: " + allocatedBlocks(p));
+        }
+        assertTrue(allocatedBlocks(p) < (1 << 20) / 512, "blocks left after close: " + allocatedBlocks(p));
+        byte[] expected = new byte[2 * data.length];
+        java.util.Arrays.fill(expected, (byte) 7);
+        assertArrayEquals(expected, Files.readAllBytes(p), "length and contents as written");
+    }
+
     @Test
     void startingWritebackChangesNothingAndARefusalSaysWhy() throws Exception {
         assumeTrue(WritebackHint.available(), "sync_file_range is reachable on Linux only");
