@@ -5,7 +5,10 @@ import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.IntentText;
 import dev.tala.cli.output.Table;
 import dev.tala.core.model.Intent;
+import dev.tala.engine.Snapshot;
 import dev.tala.engine.TalaDB;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,34 +38,60 @@ public final class ScanCommand implements Callable<Integer> {
             // 0 printed "0 intents (limit reached)" over a range that may hold many.
             throw new IllegalArgumentException("--limit must be at least 1, got " + limit);
         }
-        try (TalaDB db = common.openReadOnly()) {
-            // One more than asked for says whether the limit cut the list ("5 intents (limit
-            // reached)" was printed for a range of exactly five).
-            List<Intent> found = db.scan(from, to, limit == Integer.MAX_VALUE ? limit : limit + 1);
-            boolean cut = found.size() > limit;
-            if (cut) {
-                found = found.subList(0, limit);
-            }
+        try (TalaDB db = common.openReadOnly(); Snapshot snapshot = db.snapshot()) {
             if (common.json()) {
+                // Streamed: the range may hold more intents, embeddings and all, than the heap
+                // (a --limit of a million ran a 48 MiB heap out of memory with a stack trace).
                 try (JsonLinesWriter w = new JsonLinesWriter(System.out)) {
-                    for (Intent i : found) {
-                        w.writeIntent(i);
-                    }
+                    long[] written = {0};
+                    snapshot.scan(from, to, i -> {
+                        try {
+                            w.writeIntent(i);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        return ++written[0] < limit;
+                    });
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
                 }
                 return 0;
             }
-            printTable(found);
-            System.out.println(Counts.of(found.size(), "intent") + (cut ? " (more in the range; raise --limit)" : ""));
+            // The table aligns its columns, so it holds its rows; only their cells, not the intents.
+            Table t = scanTable();
+            int[] rows = {0};
+            boolean[] cut = {false};
+            snapshot.scan(from, to, i -> {
+                if (rows[0] == limit) {
+                    // One more than asked for says whether the limit cut the list ("5 intents
+                    // (limit reached)" was printed for a range of exactly five).
+                    cut[0] = true;
+                    return false;
+                }
+                addRow(t, i);
+                rows[0]++;
+                return true;
+            });
+            t.print(System.out);
+            System.out.println(Counts.of(rows[0], "intent") + (cut[0] ? " (more in the range; raise --limit)" : ""));
         }
         return 0;
     }
 
     static void printTable(List<Intent> intents) {
-        Table t = new Table("time", "id", "status", "outcome", "command");
+        Table t = scanTable();
         for (Intent i : intents) {
-            t.row(IntentText.time(i.timestampNs()), i.id(), i.status().label(), IntentText.outcome(i.outcome()),
-                    IntentText.shorten(i.command(), 70));
+            addRow(t, i);
         }
         t.print(System.out);
+    }
+
+    private static Table scanTable() {
+        return new Table("time", "id", "status", "outcome", "command");
+    }
+
+    private static void addRow(Table t, Intent i) {
+        t.row(IntentText.time(i.timestampNs()), i.id(), i.status().label(), IntentText.outcome(i.outcome()),
+                IntentText.shorten(i.command(), 70));
     }
 }
