@@ -107,7 +107,22 @@ public final class TalaCli implements Runnable {
             err.flush();
             return where.getCommandSpec().exitCodeOnInvalidInput();
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // picocli hands only exceptions to the handler above; an Error escaped as the JVM's
+            // own stack trace ("Exception in thread main ..."), many lines, not the one promised.
+            String command = args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
+            PrintWriter err = cli.getErr();
+            err.println(command + ": out of memory (" + OneLine.of(String.valueOf(e.getMessage())) + ", a heap of "
+                    + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB); give the JVM more heap"
+                    + " (JAVA_TOOL_OPTIONS=-Xmx...), or ask for fewer results");
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return EXIT_FAILURE;
+        }
     }
 
     /**

@@ -73,4 +73,16 @@ class SmallHeapTest {
         assertEquals(0, r.exit(), "stderr: " + r.err());
         assertEquals(INTENTS, r.out().size());
     }
+
+    /** Running out of heap is one line naming the command and what to do, not the JVM's stack trace. */
+    @Test
+    void runningOutOfHeapIsOneLine() throws Exception {
+        String id = tala("scan", "--db", db.toString(), "--from", "0", "--to", Long.toString(Long.MAX_VALUE),
+                "--limit", "1", "--json").out().getFirst().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+        // Every hit is held with its embedding until the ranking is done: more than the heap.
+        Run r = tala("search", "--db", db.toString(), "--like", id, "-k", "1000000", "--json");
+        assertEquals(1, r.exit());
+        assertEquals(1, r.err().size(), "one line: " + r.err());
+        assertTrue(r.err().getFirst().startsWith("tala search: out of memory"), r.err().getFirst());
+    }
 }
