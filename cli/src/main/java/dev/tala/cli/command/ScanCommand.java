@@ -3,6 +3,7 @@ package dev.tala.cli.command;
 import dev.tala.cli.json.JsonLinesWriter;
 import dev.tala.cli.output.Counts;
 import dev.tala.cli.output.IntentText;
+import dev.tala.cli.output.StdoutGone;
 import dev.tala.cli.output.Table;
 import dev.tala.core.model.Intent;
 import dev.tala.engine.Snapshot;
@@ -45,6 +46,9 @@ public final class ScanCommand implements Callable<Integer> {
                 try (JsonLinesWriter w = new JsonLinesWriter(System.out)) {
                     long[] written = {0};
                     snapshot.scan(from, to, i -> {
+                        if (StdoutGone.check()) {
+                            return false; // nobody reads the rest
+                        }
                         try {
                             w.writeIntent(i);
                         } catch (IOException e) {
