@@ -265,10 +265,16 @@ public final class WriteAheadLog implements Closeable {
                             + sequence + " was made durable");
                 } else {
                     leaderActive = true;
-                    if (force) {
-                        lingerForCompany();
+                    try {
+                        if (force) {
+                            lingerForCompany();
+                        }
+                        turn = takeTurn();
+                    } catch (Error e) {
+                        // Nothing was taken (takeTurn changes nothing when it fails): only the lead.
+                        abandonTurn(null);
+                        throw e;
                     }
-                    turn = takeTurn();
                 }
             } finally {
                 lock.unlock();
@@ -443,8 +449,10 @@ public final class WriteAheadLog implements Closeable {
 
     /** Called with the lock held and no other leader active: this thread becomes the leader. */
     private Turn takeTurn() {
-        leaderActive = true;
+        // Allocated before this thread leads: an OutOfMemoryError here left leaderActive set
+        // with no leader to clear it, and close() (or any later write) waited for it forever.
         Turn turn = new Turn(filling, fillingRecords, lastSequence, current);
+        leaderActive = true;
         filling = spare;
         spare = null;
         fillingRecords = 0;
@@ -473,6 +481,11 @@ public final class WriteAheadLog implements Closeable {
                 failed = failedError();
             }
             released = releaseWaiters();
+        } catch (RuntimeException | Error e) {
+            // Cut short (out of memory in the owner's failure listener or a new buffer): the
+            // turn still ends, or every later turn and close() would wait for it forever.
+            abandonTurn(e);
+            throw e;
         } finally {
             lock.unlock();
         }
@@ -481,6 +494,23 @@ public final class WriteAheadLog implements Closeable {
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /**
+     * Called with the lock held when a leader's turn ends by an error thrown outside its I/O:
+     * no leader is left, and everyone waiting is woken to look again. The error, unless null,
+     * fails the log, since what the turn had recorded is unknown. Allocates nothing: the error
+     * is most often an OutOfMemoryError.
+     */
+    private void abandonTurn(Throwable error) {
+        if (error != null && failure == null) {
+            failure = error;
+        }
+        leaderActive = false;
+        for (int i = 0; i < waiters.size(); i++) {
+            waiters.get(i).release();
+        }
+        waiters.clear();
     }
 
     /** Called with the lock held by an ending leader: hands back everyone waiting for it. */
@@ -724,6 +754,11 @@ public final class WriteAheadLog implements Closeable {
                 // are let go, so that a failure to free one cannot leave them parked.
                 turn.batch.releaseLast();
                 filling.releaseLast();
+            } catch (RuntimeException | Error e) {
+                if (leaderActive) {
+                    abandonTurn(e); // as in endTurn: nobody may wait for this turn forever
+                }
+                throw e;
             } finally {
                 lock.unlock();
                 released.forEach(Waiter::release);
