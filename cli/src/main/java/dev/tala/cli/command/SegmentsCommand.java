@@ -150,6 +150,10 @@ public final class SegmentsCommand implements Callable<Integer> {
 
     private static Map<String, Object> row(SegmentMeta m, SegmentInfo info) {
         Map<String, Object> r = manifestRow(m);
+        // The file's own range: a moved segment's MANIFEST entry carries the sequence range of
+        // the run it was moved with (SegmentMove), which every segment of that run shows alike.
+        r.put("min_sequence", info.minSequence());
+        r.put("max_sequence", info.maxSequence());
         r.put("partial", info.header().isPartial());
         r.put("compacted", info.header().isCompacted());
         r.put("tombstones", info.tombstoneCount());
