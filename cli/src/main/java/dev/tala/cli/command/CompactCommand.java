@@ -37,7 +37,8 @@ public final class CompactCommand implements Callable<Integer> {
             }
             bar[0].update(p.bytesProcessed());
         };
-        try (TalaDB db = common.openExisting(Options.builder().backgroundCompaction(false))) {
+        try (StopOnSignal stop = new StopOnSignal();
+             TalaDB db = common.openExisting(Options.builder().backgroundCompaction(false))) {
             if (full) {
                 db.compact(listener).ifPresent(runs::add);
             } else {
