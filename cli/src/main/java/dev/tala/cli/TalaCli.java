@@ -63,11 +63,16 @@ public final class TalaCli implements Runnable {
         System.out.flush();
         IOException lost = stdout.failure();
         if (lost != null && exit == 0) {
-            String command = args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
+            String command = commandName(args);
             System.err.println(command + ": cannot write the output: " + OneLine.of(lost.getMessage()));
             exit = EXIT_FAILURE;
         }
         System.exit(exit);
+    }
+
+    /** How a one-line error names the command: {@code tala import}, or {@code tala} before one is given. */
+    private static String commandName(String[] args) {
+        return args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
     }
 
     /** Runs the command line and returns the exit status (tests call this in process). */
@@ -112,7 +117,7 @@ public final class TalaCli implements Runnable {
         } catch (OutOfMemoryError e) {
             // picocli hands only exceptions to the handler above; an Error escaped as the JVM's
             // own stack trace ("Exception in thread main ..."), many lines, not the one promised.
-            String command = args.length > 0 && !args[0].startsWith("-") ? "tala " + args[0] : "tala";
+            String command = commandName(args);
             PrintWriter err = cli.getErr();
             err.println(command + ": out of memory (" + OneLine.of(String.valueOf(e.getMessage())) + ", a heap of "
                     + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB); give the JVM more heap"

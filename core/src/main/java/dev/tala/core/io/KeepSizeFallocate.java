@@ -1,6 +1,7 @@
 package dev.tala.core.io;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -41,14 +42,8 @@ final class KeepSizeFallocate {
             return false;
         }
         return c.withDescriptor(file, LinuxFileCalls.O_WRONLY, (state, fd) -> {
-            int errno = 0;
-            for (int tries = 0; tries < MAX_INTERRUPTED_TRIES; tries++) {
-                int result = c.fallocate(state, fd, LinuxFileCalls.FALLOC_FL_KEEP_SIZE, position, length);
-                errno = result == 0 ? 0 : LinuxFileCalls.errno(state);
-                if (errno != LinuxFileCalls.EINTR) {
-                    break;
-                }
-            }
+            int errno = errnoRetryingInterrupts(state,
+                    () -> c.fallocate(state, fd, LinuxFileCalls.FALLOC_FL_KEEP_SIZE, position, length));
             if (errno == LinuxFileCalls.EOPNOTSUPP || errno == LinuxFileCalls.ENOSYS) {
                 return false;
             }
@@ -89,13 +84,7 @@ final class KeepSizeFallocate {
         }
         return c.withDescriptor(file, LinuxFileCalls.O_WRONLY, (state, fd) -> {
             long size = Files.size(file);
-            int errno = 0;
-            for (int tries = 0; tries < MAX_INTERRUPTED_TRIES; tries++) {
-                errno = c.ftruncate(state, fd, size) == 0 ? 0 : LinuxFileCalls.errno(state);
-                if (errno != LinuxFileCalls.EINTR) {
-                    break;
-                }
-            }
+            int errno = errnoRetryingInterrupts(state, () -> c.ftruncate(state, fd, size));
             if (errno != 0) {
                 throw c.failure("ftruncate", "releasing the preallocated blocks past the end of", file, size, 0, errno);
             }
@@ -107,4 +96,22 @@ final class KeepSizeFallocate {
             throw c.failure("open", "releasing the preallocated blocks past the end of", file, 0, 0, errno);
         });
     }
+
+    /** A C call that returns 0, or -1 with its error in errno. */
+    private interface CCall {
+        int run() throws Throwable;
+    }
+
+    /** Makes {@code call}, again while a signal interrupts it (EINTR), and returns its errno: 0 when it succeeded. */
+    private static int errnoRetryingInterrupts(MemorySegment state, CCall call) throws Throwable {
+        int errno = 0;
+        for (int tries = 0; tries < MAX_INTERRUPTED_TRIES; tries++) {
+            errno = call.run() == 0 ? 0 : LinuxFileCalls.errno(state);
+            if (errno != LinuxFileCalls.EINTR) {
+                break;
+            }
+        }
+        return errno;
+    }
+
 }
